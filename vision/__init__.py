@@ -1,0 +1,1 @@
+"""Frame to discs: board registration, disc detection, sides, zones with uncertainty."""
