@@ -1,0 +1,375 @@
+"""Crokidarts: crokinole scored like darts.
+
+Each player in turn shoots up to five discs (``rules.discs``) on an empty board. A turn is worth
+its 20s plus the discs it leaves on the board, added to the player's leg score, which must land on
+exactly the target (400):
+
+* 20s cannot be taken back, so a 20 that carries the player past the target busts the turn at once;
+* discs on the board can still be knocked off, so being past the target with discs in hand is not
+  yet a bust, but still being past it after the last disc is;
+* a bust leaves the score where the turn started;
+* landing exactly on the target stops the turn and earns an immediate checkout shot: a disc in the
+  20 hole wins the leg. A missed checkout passes the turn, and each later turn of that player is a
+  single checkout attempt on an empty board.
+
+The board is read after every shot (that is how an exact landing on the target is noticed), and
+legs and sets are counted like darts, the starting player alternating by leg and by set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from rules.errors import EventError, IllegalEvent, MatchOver, NotAwaited, OutOfTurn
+from rules.events import BoardReading, Confirm, Correction, Foul, PlayEvent, Shot, Starter, Twenty
+from rules.reading import Expect, Reading
+from rules.rulesets import RuleSet
+
+Status = Literal["shoot", "board", "checkout", "checkout-board", "won", "bust", "scored", "missed"]
+OPEN: frozenset[str] = frozenset({"shoot", "board", "checkout", "checkout-board"})
+
+
+@dataclass(frozen=True)
+class DartShot:
+    twenties: int = 0
+    foul: bool = False
+    reading: Reading | None = None
+
+    @property
+    def valid_twenties(self) -> int:
+        return 0 if self.foul else self.twenties
+
+
+@dataclass(frozen=True)
+class TurnState:
+    """Where a turn stands: ``status`` and the score it leaves (``end``) if it closed now."""
+
+    status: Status
+    end: int
+    twenties: int = 0
+    board: int = 0
+
+    @property
+    def closed(self) -> bool:
+        return self.status not in OPEN
+
+    @property
+    def value(self) -> int:
+        return 20 * self.twenties + self.board
+
+
+@dataclass(frozen=True)
+class Turn:
+    seat: int
+    start: int
+    shots: tuple[DartShot, ...] = ()
+
+    def state(self, rules: RuleSet) -> TurnState:
+        """Replays the turn's shots against the crokidarts rules."""
+        target, s = rules.target, self.start
+        reached = s == target
+        t20 = board = 0
+        for i, shot in enumerate(self.shots):
+            if reached:  # this is the checkout shot
+                if shot.valid_twenties > 0:
+                    return TurnState("won", target, t20, board)
+                if shot.reading is None:
+                    return TurnState("checkout-board", target, t20, board)
+                return TurnState("missed", target, t20, board)
+            t20 += shot.valid_twenties
+            if s + 20 * t20 > target:
+                return TurnState("bust", s, t20, board)
+            if shot.reading is None:
+                return TurnState("board", s + 20 * t20 + board, t20, board)
+            board = shot.reading.values()[0] + shot.reading.values()[1]
+            total = s + 20 * t20 + board
+            if total == target:
+                reached = True
+            elif i == rules.discs - 1:
+                return (TurnState("bust", s, t20, board) if total > target
+                        else TurnState("scored", total, t20, board))
+        if reached:
+            return TurnState("checkout", target, t20, board)
+        return TurnState("shoot", s + 20 * t20 + board, t20, board)
+
+    def latest_reading(self) -> Reading | None:
+        return self.shots[-1].reading if self.shots else None
+
+
+@dataclass(frozen=True)
+class Leg:
+    set_no: int
+    leg_no: int
+    starter: int
+    turns: tuple[Turn, ...] = ()
+
+    def winner(self, rules: RuleSet) -> int | None:
+        if self.turns and self.turns[-1].state(rules).status == "won":
+            return self.turns[-1].seat
+        return None
+
+    def scores(self, rules: RuleSet) -> tuple[int, int]:
+        """Each player's leg score as it stands after their latest closed turn."""
+        score = [0, 0]
+        for turn in self.turns:
+            st = turn.state(rules)
+            score[turn.seat] = st.end if st.closed else turn.start
+        return (score[0], score[1])
+
+
+@dataclass(frozen=True)
+class Tally:
+    legs: tuple[int, int]   # legs won in the set in play
+    sets: tuple[int, int]
+    winner: int | None      # of the match
+
+
+@dataclass(frozen=True)
+class DartsGame:
+    rules: RuleSet
+    players: tuple[str, ...]
+    legs: tuple[Leg, ...] = ()
+    next_starter: int | None = None
+
+    # --- derived -------------------------------------------------------------------------------
+
+    def tally(self) -> Tally:
+        rules = self.rules
+        legs, sets = [0, 0], [0, 0]
+        for leg in self.legs:
+            w = leg.winner(rules)
+            if w is None:
+                continue
+            legs[w] += 1
+            if legs[w] == rules.legs:
+                sets[w] += 1
+                if sets[w] == rules.sets:
+                    return Tally((legs[0], legs[1]), (sets[0], sets[1]), w)
+                legs = [0, 0]
+        return Tally((legs[0], legs[1]), (sets[0], sets[1]), None)
+
+    def _next_leg(self) -> tuple[int, int, int]:
+        """Set number, leg number and starter of the leg to be started next."""
+        if not self.legs:
+            return 1, 1, self.next_starter if self.next_starter is not None else 0
+        last = self.legs[-1]
+        if self.tally().legs == (0, 0):  # the last leg closed its set
+            first = next(g for g in self.legs if g.set_no == last.set_no)
+            set_no, leg_no, starter = last.set_no + 1, 1, 1 - first.starter
+        else:
+            set_no, leg_no, starter = last.set_no, last.leg_no + 1, 1 - last.starter
+        if self.next_starter is not None:
+            starter = self.next_starter
+        return set_no, leg_no, starter
+
+    def expect(self) -> Expect:
+        if not self.legs:
+            return Expect("shot", self._next_leg()[2])
+        leg = self.legs[-1]
+        turn = leg.turns[-1]
+        reading = turn.latest_reading()
+        if reading is not None and reading.needs_check:
+            return Expect("confirm")
+        st = turn.state(self.rules)
+        if st.status == "shoot":
+            return Expect("shot", turn.seat)
+        if st.status == "checkout":
+            return Expect("shot", turn.seat, checkout=True)
+        if st.status in ("board", "checkout-board"):
+            return Expect("board", turn.seat, checkout=st.status == "checkout-board")
+        if st.status == "won":
+            if self.tally().winner is not None:
+                return Expect(None)
+            return Expect("shot", self._next_leg()[2])
+        other = 1 - turn.seat
+        return Expect("shot", other, checkout=leg.scores(self.rules)[other] == self.rules.target)
+
+    def decided(self) -> int:
+        return sum(1 for leg in self.legs for t in leg.turns if t.state(self.rules).closed)
+
+    def finished(self) -> bool:
+        return self.expect().what is None
+
+    def winner(self) -> int | None:
+        return self.tally().winner if self.finished() else None
+
+    # --- events --------------------------------------------------------------------------------
+
+    def apply(self, ev: PlayEvent) -> DartsGame:
+        if isinstance(ev, Shot):
+            return self._shot(ev)
+        if isinstance(ev, Twenty):
+            return self._twenty(ev)
+        if isinstance(ev, Foul):
+            return self._foul()
+        if isinstance(ev, BoardReading):
+            return self._board(ev)
+        if isinstance(ev, Confirm):
+            return self._confirm()
+        if isinstance(ev, Correction):
+            return self._correct(ev)
+        if isinstance(ev, Starter):
+            return self._starter(ev)
+        raise EventError(f"{type(ev).__name__} is not a play event")
+
+    def _name(self, seat: int) -> str:
+        return f"{self.players[seat]} (seat {seat})"
+
+    def _refuse_unless_shot_due(self, exp: Expect, doing: str) -> None:
+        if exp.what == "board":
+            raise NotAwaited(f"cannot {doing}: the board after the last shot is waiting to be read")
+        if exp.what == "confirm":
+            raise NotAwaited(f"cannot {doing}: the last reading has a disc too close to call; "
+                             "confirm or correct it first")
+        if exp.what is None:
+            raise MatchOver(f"cannot {doing}: the match is over")
+
+    def _shot(self, ev: Shot) -> DartsGame:
+        exp = self.expect()
+        self._refuse_unless_shot_due(exp, "shoot")
+        assert exp.seat is not None
+        if ev.seat != exp.seat:
+            raise OutOfTurn(f"it is {self._name(exp.seat)}'s turn, not {self._name(ev.seat)}'s")
+        if not self.legs or self.legs[-1].winner(self.rules) is not None:
+            set_no, leg_no, starter = self._next_leg()
+            leg = Leg(set_no, leg_no, starter, (Turn(ev.seat, 0, (DartShot(),)),))
+            return replace(self, legs=self.legs + (leg,), next_starter=None)
+        leg = self.legs[-1]
+        turn = leg.turns[-1]
+        if turn.state(self.rules).closed:
+            turns = leg.turns + (Turn(ev.seat, leg.scores(self.rules)[ev.seat], (DartShot(),)),)
+        else:
+            turns = leg.turns[:-1] + (replace(turn, shots=turn.shots + (DartShot(),)),)
+        return self._with_turns(turns)
+
+    def _with_turns(self, turns: tuple[Turn, ...]) -> DartsGame:
+        return replace(self, legs=self.legs[:-1] + (replace(self.legs[-1], turns=turns),))
+
+    def _with_last_shot(self, shot: DartShot) -> DartsGame:
+        turn = self.legs[-1].turns[-1]
+        turn = replace(turn, shots=turn.shots[:-1] + (shot,))
+        return self._with_turns(self.legs[-1].turns[:-1] + (turn,))
+
+    def _last_turn(self, doing: str) -> Turn:
+        if not self.legs:
+            raise NotAwaited(f"cannot {doing}: no shot has been played")
+        return self.legs[-1].turns[-1]
+
+    def _twenty(self, ev: Twenty) -> DartsGame:
+        turn = self._last_turn("count a 20")
+        shot = turn.shots[-1]
+        if shot.reading is not None:
+            raise NotAwaited("cannot count a 20: no shot is in play (the last one was read)")
+        if ev.team is not None and ev.team != turn.seat:
+            raise IllegalEvent(f"in crokidarts every disc is the shooter's: a 20 now belongs to "
+                               f"seat {turn.seat}, not side {ev.team}")
+        have = sum(s.twenties for s in turn.shots)
+        if have + 1 > len(turn.shots):
+            raise IllegalEvent(f"this turn has shot {len(turn.shots)} disc(s) and already has "
+                               f"{have} 20(s): another 20 is impossible")
+        return self._with_last_shot(replace(shot, twenties=shot.twenties + 1))
+
+    def _foul(self) -> DartsGame:
+        turn = self._last_turn("call a foul")
+        shot = turn.shots[-1]
+        if shot.foul:
+            raise IllegalEvent("the latest shot is already marked foul")
+        return self._with_last_shot(replace(shot, foul=True))
+
+    def _check_board(self, turn: Turn, count: int) -> None:
+        if turn.start == self.rules.target:  # a later checkout: one disc on an empty board
+            room = 1
+        elif turn.state(self.rules).status == "checkout-board":  # may reuse any disc
+            room = self.rules.discs
+        else:
+            room = len(turn.shots) - sum(s.twenties for s in turn.shots)
+        if count > room:
+            raise IllegalEvent(f"the reading shows {count} disc(s) on the board, but the turn "
+                               f"can have left at most {room}")
+
+    def _board(self, ev: BoardReading) -> DartsGame:
+        exp = self.expect()
+        if exp.what != "board":
+            raise NotAwaited("no board reading is due now: in crokidarts the board is read once "
+                             "after each shot")
+        turn = self.legs[-1].turns[-1]
+        reading = Reading(ev.discs)
+        self._check_board(turn, reading.count())
+        return self._with_last_shot(replace(turn.shots[-1], reading=reading))
+
+    def _confirm(self) -> DartsGame:
+        if self.expect().what != "confirm":
+            raise NotAwaited("nothing to confirm: no reading is waiting for a check")
+        shot = self.legs[-1].turns[-1].shots[-1]
+        assert shot.reading is not None
+        return self._with_last_shot(replace(shot, reading=replace(shot.reading, confirmed=True)))
+
+    def _correct(self, ev: Correction) -> DartsGame:
+        if ev.totals is not None or ev.round is not None:
+            raise EventError("correct: in crokidarts give 'value' (the turn so far, 20s "
+                             "included) or 'discs'; 'totals' and 'round' are for round games")
+        turn = self._last_turn("correct")
+        shot = turn.shots[-1]
+        if shot.reading is None:
+            raise NotAwaited("nothing to correct: the board after the latest shot has not been "
+                             "read yet")
+        if ev.discs is not None:
+            reading = Reading(ev.discs, confirmed=True)
+            self._check_board(turn, reading.count())
+        else:
+            assert ev.value is not None
+            t20 = sum(s.valid_twenties for s in turn.shots)
+            board = ev.value - 20 * t20
+            if board < 0 or board % 5:
+                raise IllegalEvent(f"a turn value of {ev.value} cannot be made with its {t20} "
+                                   "20(s) and discs worth 5, 10 or 15; to take away a 20, call a "
+                                   "foul or undo it")
+            reading = replace(shot.reading, override=(board, 0), confirmed=True)
+        return self._with_last_shot(replace(shot, reading=reading))
+
+    def _starter(self, ev: Starter) -> DartsGame:
+        exp = self.expect()
+        self._refuse_unless_shot_due(exp, "name the starter")
+        if self.legs and self.legs[-1].winner(self.rules) is None:
+            raise NotAwaited("the starter can only be named before a leg's first shot")
+        if ev.seat >= self.rules.seats:
+            raise IllegalEvent(f"there is no seat {ev.seat}: seats are 0 and 1")
+        return replace(self, next_starter=ev.seat)
+
+    # --- report --------------------------------------------------------------------------------
+
+    def summary(self) -> dict[str, Any]:
+        rules = self.rules
+        exp = self.expect()
+        tally = self.tally()
+        turns = []
+        for leg in self.legs:
+            for turn in leg.turns:
+                st = turn.state(rules)
+                gained = [0, 0]
+                gained[turn.seat] = st.end - turn.start if st.closed else 0
+                turns.append({
+                    "set": leg.set_no, "leg": leg.leg_no, "seat": turn.seat,
+                    "start": turn.start, "end": st.end, "status": st.status,
+                    "shots": len(turn.shots), "twenties": st.twenties, "board": st.board,
+                    "totals": gained})
+        out: dict[str, Any] = {
+            "finished": self.finished(),
+            "winner": self.winner(),
+            "score": [0, 0], "legs": list(tally.legs), "sets": list(tally.sets),
+            "set": 0, "leg": 0,
+            "awaiting": exp.what, "seat": exp.seat, "checkout": exp.checkout,
+            "turn": None, "rounds": turns,
+        }
+        if self.legs:
+            leg = self.legs[-1]
+            out.update(score=list(leg.scores(rules)), set=leg.set_no, leg=leg.leg_no)
+            turn = leg.turns[-1]
+            st = turn.state(rules)
+            if not st.closed:
+                left = rules.discs - len(turn.shots) if turn.start < rules.target else 0
+                out["turn"] = {"seat": turn.seat, "start": turn.start, "twenties": st.twenties,
+                               "board": st.board, "value": st.value, "status": st.status,
+                               "discs_left": max(left, 0)}
+        return out
