@@ -1,0 +1,73 @@
+"""The ``crokiscore`` command.
+
+Each subcommand imports what it needs when it runs, so ``crokiscore replay`` on a Pi does not pay
+for OpenCV and a missing camera library cannot break the commands that do not use it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rules import Match
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from device.scoreboard import render
+    from rules.replay import replay
+
+    try:
+        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
+    except OSError as exc:
+        print(f"crokiscore replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    match = None
+    bad = 0
+    with stream:
+        for step in replay(stream):
+            if step.problem:
+                bad += 1
+                print(f"{args.file}:{step.line}: {step.problem} (line skipped)", file=sys.stderr)
+                continue
+            before, match = match, step.match
+            if args.scoreboard and match is not None and _scoreboard_moment(before, match):
+                print(render(match), end="\n\n", flush=True)
+    if match is None:
+        print(f"crokiscore replay: {args.file} holds no match", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(match.summary()))
+    elif not args.scoreboard:
+        print(render(match))
+    return 1 if bad else 0
+
+
+def _scoreboard_moment(before: Match | None, after: Match) -> bool:
+    """A round (or crokidarts turn) has just been decided, or the match just began or ended."""
+    return (before is None or after.finished != before.finished
+            or after.decided() != before.decided())
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="crokiscore", description="Crokinole scoring appliance.")
+    sub = p.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("replay", help="replay an event log (JSON lines) and print the state")
+    r.add_argument("file", help="the event log, or - for standard input")
+    r.add_argument("--json", action="store_true", help="print the final state as one JSON object")
+    r.add_argument("--scoreboard", action="store_true",
+                   help="print the scoreboard each time a round or turn is decided")
+    r.set_defaults(func=_cmd_replay)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
