@@ -6,9 +6,13 @@ terminal shows and what a log says can never disagree.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from rules import Match
+
+if TYPE_CHECKING:
+    from device.appliance import DaemonStatus
 
 
 def _title(s: dict[str, Any]) -> str:
@@ -63,3 +67,20 @@ def render(m: Match) -> str:
             lines.append(f"  discs left by seat: {left}")
     lines.append("  " + _next_line(m, s))
     return "\n".join(lines)
+
+
+class TextScreen:
+    """A screen that prints the scoreboard as text: for a terminal, or the journal of a box
+    running without its OLED."""
+
+    def __init__(self, write: Callable[[str], object] = print) -> None:
+        self.write = write
+
+    def show(self, match: Match | None, status: DaemonStatus) -> None:
+        lines = [render(match)] if match is not None else ["no match"]
+        if status.flash:
+            lines.append("  *** 20 ***")
+        for text in (*status.errors, status.message):
+            if text:
+                lines.append(f"  ! {text}")
+        self.write("\n".join(lines))

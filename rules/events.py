@@ -2,8 +2,8 @@
 
 The JSON form is the one written to the event store and read by ``crokiscore replay``; parsing is
 strict (unknown fields and types are refused with the field's name) so a log that replays is a log
-that means what it says. A few metadata keys (``ts``, ``source``, ``note``) may ride along on any
-event for the record; the rules ignore them.
+that means what it says. A few metadata keys (``ts``, ``source``, ``note``, ``picture``) may ride
+along on any event for the record; the rules ignore them.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from rules.errors import EventError
 
-META_KEYS = frozenset({"ts", "source", "note"})
+META_KEYS = frozenset({"ts", "source", "note", "picture"})
 BOARD_ZONES = frozenset({0, 5, 10, 15})
 
 

@@ -1,0 +1,324 @@
+"""The appliance's main loop: inputs in, rules events committed, the scoreboard shown.
+
+One thread owns all state. Each input is turned into a rules event, checked against the match
+(a pure ``Match.apply``), appended to the store and committed, and only then does the match move on
+and the display change: a power cut can lose an input that was never shown, never one that was.
+Refused events are recorded apart and shown briefly; the match does not change. When the store
+cannot write (a full disk), inputs wait in order, the error is shown, and they are written as soon
+as the store works again.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from device.errors import DisplayError, StoreError
+from device.inputs import (
+    BoardFailed,
+    BoardRead,
+    ButtonPressed,
+    Fault,
+    HoleDrop,
+    Input,
+    Operator,
+    Tick,
+    TouchChanged,
+    describe,
+)
+from device.store import EventStore
+from rules import (
+    BoardReading,
+    Confirm,
+    Event,
+    Match,
+    NewMatch,
+    RulesError,
+    Shot,
+    Twenty,
+    Undo,
+)
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class DaemonStatus:
+    """What the display shows beside the score: a 20's flash, CHECK, faults, a passing message."""
+
+    flash: bool = False
+    check: bool = False
+    errors: tuple[str, ...] = ()
+    message: str | None = None
+
+
+class Screen(Protocol):
+    def show(self, match: Match | None, status: DaemonStatus) -> None:
+        """Shows the state; raises :class:`DisplayError` if the display cannot be driven."""
+
+
+class BoardRequests(Protocol):
+    def request(self, token: int, now: bool = False) -> None: ...
+
+    def cancel(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Timing:
+    flash_s: float = 1.5
+    message_s: float = 4.0
+    display_retry_s: float = 2.0
+    store_retry_s: float = 2.0
+
+
+class Appliance:
+    def __init__(self, store: EventStore, screen: Screen, default_match: NewMatch, *,
+                 board: BoardRequests | None = None, timing: Timing = Timing(),
+                 clock: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.screen = screen
+        self.default_match = default_match
+        self.board = board
+        self.timing = timing
+        self.clock = clock
+        self.wall = wall
+        self.match: Match | None = None
+        self.match_id: int | None = None
+        self.faults: dict[str, str] = {}
+        self.pending: list[tuple[Event, dict[str, Any]]] = []
+        self._touching: set[int] = set()
+        self._flash_until = 0.0
+        self._message: tuple[str, float] | None = None
+        self._display_retry_at: float | None = None
+        self._store_retry_at = 0.0
+        self._board_token: int | None = None
+        self._shown: tuple[Match | None, DaemonStatus] | None = None
+        self.frames_shown = 0
+
+    # --- start ---------------------------------------------------------------------------------
+
+    def restore(self) -> None:
+        """Replays the unfinished match from the store, or starts the default match."""
+        match_id = self.store.unfinished()
+        if match_id is None:
+            self._begin(self.default_match, "config")
+        else:
+            events = self.store.events(match_id)
+            first = events[0]
+            if not isinstance(first, NewMatch):
+                raise StoreError(f"match {match_id} in {self.store.path} does not start with a "
+                                 "match event; the store is damaged")
+            m = Match.start(first)
+            for ev in events[1:]:
+                m = m.apply(ev)
+            self.match, self.match_id = m, match_id
+            log.info("resumed match %d (%s) after %d events", match_id, first.rules, len(events))
+        self._after_change(None)
+        self._refresh(self.clock())
+
+    def _begin(self, ev: NewMatch, source: str) -> None:
+        m = Match.start(ev)
+        self.match_id = self.store.begin_match(ev, self.wall())
+        self.match = m
+        self._touching.clear()
+        log.info("match %d begins: %s, %s", self.match_id, ev.rules, ", ".join(ev.players))
+
+    # --- inputs --------------------------------------------------------------------------------
+
+    def step(self, inp: Input) -> None:
+        now = inp.at
+        if isinstance(inp, Fault):
+            self._fault(inp.part, inp.message)
+        elif isinstance(inp, BoardFailed):
+            if inp.token == self._board_token:
+                self._fault("camera", f"camera: {inp.reason}")
+                self._board_token = None
+        else:
+            translated = self._translate(inp)
+            if translated is not None:
+                ev, meta = translated
+                meta.setdefault("ts", round(self.wall(), 3))
+                if self.pending:
+                    self.pending.append((ev, meta))
+                else:
+                    self._commit(ev, meta, inp)
+        self._housekeeping(now)
+        self._refresh(now)
+
+    def _translate(self, inp: Input) -> tuple[Event, dict[str, Any]] | None:
+        m = self.match
+        if isinstance(inp, TouchChanged):
+            if inp.active:
+                self._touching.add(inp.quadrant)
+                return None
+            if inp.quadrant not in self._touching:
+                return None
+            self._touching.discard(inp.quadrant)
+            seat = m.rules.seat_at(inp.quadrant) if m else None
+            if seat is None:
+                log.info("touch on quadrant %d, where nobody sits: ignored", inp.quadrant)
+                return None
+            return Shot(seat), {"source": "touch"}
+        if isinstance(inp, HoleDrop):
+            return Twenty(), {"source": "hole"}
+        if isinstance(inp, BoardRead):
+            if inp.token != self._board_token or m is None or m.expect().what != "board":
+                log.info("a board reading arrived that is no longer wanted: ignored")
+                return None
+            self._board_token = None
+            self.faults.pop("camera", None)
+            meta: dict[str, Any] = {"source": "camera"}
+            if inp.picture:
+                meta["picture"] = inp.picture
+            return BoardReading(inp.discs), meta
+        if isinstance(inp, ButtonPressed):
+            return self._button(inp)
+        if isinstance(inp, Operator):
+            return inp.event, {"source": inp.source}
+        return None
+
+    def _button(self, inp: ButtonPressed) -> tuple[Event, dict[str, Any]] | None:
+        """The buttons' plain meanings: ok confirms a reading or reads the board now, back undoes,
+        holding menu starts a new match."""
+        m = self.match
+        what = m.expect().what if m else None
+        if inp.button == "ok" and not inp.held:
+            if what == "confirm":
+                return Confirm(), {"source": "button"}
+            if what == "board" and self.board is not None and self._board_token is not None:
+                self.board.request(self._board_token, now=True)
+                self._say("reading the board now")
+            return None
+        if inp.button == "back" and not inp.held:
+            return Undo(), {"source": "button"}
+        if inp.button == "menu" and inp.held:
+            return self.default_match, {"source": "button"}
+        return None
+
+    def _commit(self, ev: Event, meta: dict[str, Any], inp: Input | None) -> bool:
+        before = self.match
+        try:
+            if isinstance(ev, NewMatch):
+                Match.start(ev)  # refuse a bad new match before touching the store
+                self._begin(ev, str(meta.get("source")))
+                self._after_change(None)
+                return True
+            if before is None:
+                raise RulesError("no match is in play")
+            after = before.apply(ev)
+        except RulesError as exc:
+            self._refused(ev, meta, str(exc), inp)
+            return True
+        assert self.match_id is not None
+        try:
+            self.store.append(self.match_id, ev, self.wall(), meta)
+        except StoreError as exc:
+            log.error("%s", exc)
+            self._fault("store", "STORE FULL: free space" if "full" in str(exc) else
+                        "store: cannot write")
+            self.pending.insert(0, (ev, meta))
+            self._store_retry_at = self.clock() + self.timing.store_retry_s
+            return False
+        self.faults.pop("store", None)
+        self.match = after
+        if isinstance(ev, Twenty) and after.game != before.game:
+            self._flash_until = self.clock() + self.timing.flash_s
+        self._after_change(before)
+        return True
+
+    def _refused(self, ev: Event, meta: dict[str, Any], reason: str, inp: Input | None) -> None:
+        log.info("refused %s: %s", ev.to_json(), reason)
+        body = {**ev.to_json(), **meta}
+        if inp is not None:
+            body["input"] = describe(inp)
+        self.store.reject(self.match_id, body, reason, self.wall())
+        self._say(reason)
+
+    def _after_change(self, before: Match | None) -> None:
+        """Keeps the store's match record and the board watcher in step with the match."""
+        m = self.match
+        if m is None or self.match_id is None:
+            return
+        was_finished = before is not None and before.finished
+        if m.finished and (before is None or before.game != m.game):
+            self.store.finish(self.match_id, m.summary(), self.wall())
+        elif was_finished and not m.finished:
+            self.store.reopen(self.match_id)
+        if m.expect().what == "board":
+            token = m.depth
+            if self._board_token != token:
+                self._board_token = token
+                if self.board is not None:
+                    self.board.request(token)
+        elif self._board_token is not None:
+            self._board_token = None
+            if self.board is not None:
+                self.board.cancel()
+
+    # --- status and display ----------------------------------------------------------------
+
+    def _fault(self, part: str, message: str | None) -> None:
+        if message is None:
+            if self.faults.pop(part, None) is not None:
+                log.info("%s recovered", part)
+        elif self.faults.get(part) != message:
+            log.warning("%s", message)
+            self.faults[part] = message
+
+    def _say(self, text: str) -> None:
+        self._message = (text, self.clock() + self.timing.message_s)
+
+    def status(self, now: float | None = None) -> DaemonStatus:
+        now = self.clock() if now is None else now
+        message = self._message[0] if self._message and self._message[1] > now else None
+        check = self.match is not None and self.match.expect().what == "confirm"
+        return DaemonStatus(now < self._flash_until, check,
+                            tuple(self.faults[k] for k in sorted(self.faults)), message)
+
+    def _housekeeping(self, now: float) -> None:
+        if self.pending and now >= self._store_retry_at:
+            while self.pending:
+                ev, meta = self.pending.pop(0)
+                if not self._commit(ev, meta, None):
+                    break
+
+    def _refresh(self, now: float) -> None:
+        status = self.status(now)
+        if self._shown is not None and self._shown[0] is self.match and self._shown[1] == status:
+            return
+        if self._display_retry_at is not None and now < self._display_retry_at:
+            return
+        try:
+            self.screen.show(self.match, status)
+        except DisplayError as exc:
+            log.warning("display: %s (retrying every %.0f s)", exc, self.timing.display_retry_s)
+            self.faults["display"] = "display: retrying"
+            self._display_retry_at = now + self.timing.display_retry_s
+            return
+        self._display_retry_at = None
+        if self.faults.pop("display", None) is not None:
+            status = self.status(now)
+            self.screen.show(self.match, status)
+        self._shown = (self.match, status)
+        self.frames_shown += 1
+
+    # --- the loop ------------------------------------------------------------------------------
+
+    def run(self, inputs: queue.Queue[Input], stop: threading.Event, tick_s: float = 0.1,
+            on_idle: Callable[[float], None] | None = None) -> None:
+        """Serves inputs until ``stop`` is set; a tick every ``tick_s`` lets time-based things
+        (flash, messages, retries) move on."""
+        while not stop.is_set():
+            try:
+                inp = inputs.get(timeout=tick_s)
+            except queue.Empty:
+                inp = Tick(self.clock())
+            self.step(inp)
+            if on_idle is not None:
+                on_idle(self.clock())
