@@ -69,9 +69,9 @@ def test_the_sensor_reads_a_mock_pin_through_gpiozero():
 def test_a_pin_in_use_is_a_sensor_error():
     factory = MockFactory()
     q = queue.Queue()
-    with HoleSensor(17, LIMITS, q, pin_factory=factory):
-        with pytest.raises(SensorError, match="GPIO 17"):
-            HoleSensor(17, LIMITS, q, pin_factory=factory)
+    first = HoleSensor(17, LIMITS, q, pin_factory=factory)
+    with first, pytest.raises(SensorError, match="GPIO 17"):
+        HoleSensor(17, LIMITS, q, pin_factory=factory)
 
 
 def test_buttons_report_presses_and_holds_once():
