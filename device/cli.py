@@ -52,6 +52,27 @@ def _scoreboard_moment(before: Match | None, after: Match) -> bool:
             or after.decided() != before.decided())
 
 
+def _cmd_history(args: argparse.Namespace) -> int:
+    from device import history
+    from device.config import load
+    from device.errors import DeviceError
+    from device.store import EventStore
+
+    try:
+        path = args.store or load(args.config).store
+        with EventStore(path) as store:
+            if args.json:
+                print(json.dumps(history.as_json(store), indent=1))
+            elif args.players:
+                print(history.players_csv(store), end="")
+            else:
+                print(history.as_csv(store), end="")
+    except DeviceError as exc:
+        print(f"crokiscore history: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="crokiscore", description="Crokinole scoring appliance.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -61,6 +82,15 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--scoreboard", action="store_true",
                    help="print the scoreboard each time a round or turn is decided")
     r.set_defaults(func=_cmd_replay)
+
+    h = sub.add_parser("history", help="export finished matches (CSV or JSON) and player stats")
+    h.add_argument("--config", help="the config file naming the store (default: "
+                   "/etc/crokiscore/config.toml)")
+    h.add_argument("--store", help="the event store file, instead of the config's")
+    what = h.add_mutually_exclusive_group()
+    what.add_argument("--json", action="store_true", help="matches and players as JSON")
+    what.add_argument("--players", action="store_true", help="the player table as CSV")
+    h.set_defaults(func=_cmd_history)
     return p
 
 

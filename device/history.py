@@ -1,0 +1,70 @@
+"""Finished matches out of the store: CSV and JSON for a club's records, and the player table."""
+
+from __future__ import annotations
+
+import csv
+import io
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+from device.store import EventStore, StoredMatch
+from rules import Match, RulesError, fold
+from rules.stats import player_stats
+
+log = logging.getLogger(__name__)
+
+CSV_FIELDS = ("id", "started", "finished", "rules", "players", "teams", "outcome", "winner",
+              "score", "rounds")
+
+
+def _when(ts: float | None) -> str:
+    return "" if ts is None else datetime.fromtimestamp(ts, UTC).isoformat(timespec="seconds")
+
+
+def matches(store: EventStore, include_unfinished: bool = False
+            ) -> list[tuple[StoredMatch, Match]]:
+    """Each kept match with its state replayed from its events (the truth, not the cached
+    result), skipping with a warning any that no longer replays."""
+    out = []
+    for record in store.matches():
+        if record.outcome != "finished" and not include_unfinished:
+            continue
+        try:
+            out.append((record, fold(store.events(record.id))))
+        except RulesError as exc:
+            log.warning("match %d does not replay: %s", record.id, exc)
+    return out
+
+
+def as_json(store: EventStore) -> dict[str, Any]:
+    done = matches(store)
+    return {
+        "matches": [{"id": r.id, "started": _when(r.started), "finished": _when(r.finished),
+                     **m.summary()} for r, m in done],
+        "players": [s.to_json() for s in player_stats(m for _, m in done)],
+    }
+
+
+def as_csv(store: EventStore) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(CSV_FIELDS)
+    for r, m in matches(store):
+        s = m.summary()
+        winner = "" if s["winner"] is None else s["teams"][s["winner"]]
+        w.writerow([r.id, _when(r.started), _when(r.finished), s["rules"], " / ".join(m.players),
+                     " vs ".join(s["teams"]), r.outcome, winner or "draw",
+                     f"{s['score'][0]}-{s['score'][1]}", len(s["rounds"])])
+    return buf.getvalue()
+
+
+def players_csv(store: EventStore) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(("name", "matches", "wins", "draws", "rounds", "points", "points_per_round",
+                "twenties"))
+    for s in player_stats(m for _, m in matches(store)):
+        w.writerow((s.name, s.matches, s.wins, s.draws, s.rounds, s.points,
+                    f"{s.points_per_round:.2f}", s.twenties))
+    return buf.getvalue()
