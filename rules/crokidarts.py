@@ -311,9 +311,9 @@ class DartsGame:
                              "included) or 'discs'; 'totals' and 'round' are for round games")
         turn = self._last_turn("correct")
         shot = turn.shots[-1]
-        if shot.reading is None:
-            raise NotAwaited("nothing to correct: the board after the latest shot has not been "
-                             "read yet")
+        if shot.reading is None and self.expect().what != "board":
+            raise NotAwaited("nothing to correct: the board after the latest shot is not read and "
+                             "not awaited")
         if ev.discs is not None:
             reading = Reading(ev.discs, confirmed=True)
             self._check_board(turn, reading.count())
@@ -325,7 +325,8 @@ class DartsGame:
                 raise IllegalEvent(f"a turn value of {ev.value} cannot be made with its {t20} "
                                    "20(s) and discs worth 5, 10 or 15; to take away a 20, call a "
                                    "foul or undo it")
-            reading = replace(shot.reading, override=(board, 0), confirmed=True)
+            discs = shot.reading.discs if shot.reading else ()
+            reading = Reading(discs, (board, 0), confirmed=True)
         return self._with_last_shot(replace(shot, reading=reading))
 
     def _starter(self, ev: Starter) -> DartsGame:

@@ -257,16 +257,18 @@ class RoundGame:
             raise EventError("correct: 'value' is for crokidarts; in a round game give 'totals' "
                              "or 'discs'")
         scored = self.scored()
-        if not scored:
+        awaited = self.expect().what == "board"
+        if not scored and not awaited:
             raise NotAwaited("nothing to correct: no round has been read yet")
         if ev.round is None:
-            rnd = scored[-1]
+            # while the board is awaited the operator's count stands in for the camera
+            rnd = self.rounds[-1] if awaited else scored[-1]
         else:
             if ev.round > len(self.rounds) or self.rounds[ev.round - 1].reading is None:
+                read = f"1 to {scored[-1].number}" if scored else "none"
                 raise IllegalEvent(f"cannot correct round {ev.round}: it has not been read; "
-                                   f"rounds read so far: 1 to {scored[-1].number}")
+                                   f"rounds read so far: {read}")
             rnd = self.rounds[ev.round - 1]
-        assert rnd.reading is not None
         if ev.discs is not None:
             reading = Reading(ev.discs, confirmed=True)
             self._check_board(rnd, (reading.count(0), reading.count(1)))
@@ -280,7 +282,7 @@ class RoundGame:
                         f"round {rnd.number}: side {team}'s total {ev.totals[team]} cannot be "
                         f"made with its {tw[team]} 20(s) and discs worth 5, 10 or 15; to take "
                         "away a 20, call a foul or undo it")
-            reading = replace(rnd.reading, override=board, confirmed=True)
+            reading = Reading(rnd.reading.discs if rnd.reading else (), board, confirmed=True)
         return self._with_round(replace(rnd, reading=reading))
 
     def _with_round(self, rnd: Round) -> RoundGame:

@@ -115,3 +115,15 @@ def test_corrections_name_the_right_field_per_game():
     assert d.summary()["turn"]["value"] == 15
     with pytest.raises(NotAwaited, match="nothing to correct"):
         start("tournament-singles").apply(Correction(totals=(0, 0)))
+
+
+def test_while_the_board_is_awaited_the_operators_count_stands_in_for_the_camera():
+    m = shoot(start("tournament-singles"), twenties={3: [None]})    # Bob has a 20
+    assert m.expect().what == "board"
+    m = m.apply(Correction(totals=(30, 35)))
+    r = m.summary()["rounds"][0]
+    assert (r["totals"], r["board"], r["corrected"]) == ([30, 35], [30, 15], True)
+    assert m.expect().what == "shot"
+    d = start("crokidarts").apply(Shot(0))
+    d = d.apply(Correction(value=10))
+    assert d.summary()["turn"]["value"] == 10 and d.expect().what == "shot"
