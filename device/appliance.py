@@ -31,17 +31,16 @@ from device.inputs import (
     TouchChanged,
     describe,
 )
+from device.menu import CLOSED, Menu, MenuState
 from device.store import EventStore
 from rules import (
     BoardReading,
-    Confirm,
     Event,
     Match,
     NewMatch,
     RulesError,
     Shot,
     Twenty,
-    Undo,
 )
 
 log = logging.getLogger(__name__)
@@ -55,6 +54,7 @@ class DaemonStatus:
     check: bool = False
     errors: tuple[str, ...] = ()
     message: str | None = None
+    menu: MenuState = CLOSED
 
 
 class Screen(Protocol):
@@ -79,6 +79,7 @@ class Timing:
 class Appliance:
     def __init__(self, store: EventStore, screen: Screen, default_match: NewMatch, *,
                  board: BoardRequests | None = None, timing: Timing = Timing(),
+                 player_sets: tuple[tuple[str, ...], ...] = (),
                  clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time) -> None:
         self.store = store
@@ -99,6 +100,8 @@ class Appliance:
         self._store_retry_at = 0.0
         self._board_token: int | None = None
         self._shown: tuple[Match | None, DaemonStatus] | None = None
+        self.menu = Menu(player_sets or (default_match.players,))
+        self.menu_state: MenuState = CLOSED
         self.frames_shown = 0
 
     # --- start ---------------------------------------------------------------------------------
@@ -184,21 +187,22 @@ class Appliance:
         return None
 
     def _button(self, inp: ButtonPressed) -> tuple[Event, dict[str, Any]] | None:
-        """The buttons' plain meanings: ok confirms a reading or reads the board now, back undoes,
-        holding menu starts a new match."""
-        m = self.match
-        what = m.expect().what if m else None
-        if inp.button == "ok" and not inp.held:
-            if what == "confirm":
-                return Confirm(), {"source": "button"}
-            if what == "board" and self.board is not None and self._board_token is not None:
+        """Buttons drive the menu; what it decides is carried out here."""
+        if inp.button not in ("menu", "ok", "back"):
+            return None
+        self.menu_state, action = self.menu.press(self.menu_state, inp.button,  # type: ignore[arg-type]
+                                                  inp.held, self.match, inp.at)
+        if action is None:
+            return None
+        if action.read_now:
+            if self.board is not None and self._board_token is not None:
                 self.board.request(self._board_token, now=True)
                 self._say("reading the board now")
+            else:
+                self._say("the board is read after the round's last disc")
             return None
-        if inp.button == "back" and not inp.held:
-            return Undo(), {"source": "button"}
-        if inp.button == "menu" and inp.held:
-            return self.default_match, {"source": "button"}
+        if action.event is not None:
+            return action.event, {"source": "button"}
         return None
 
     def _commit(self, ev: Event, meta: dict[str, Any], inp: Input | None) -> bool:
@@ -279,9 +283,11 @@ class Appliance:
         message = self._message[0] if self._message and self._message[1] > now else None
         check = self.match is not None and self.match.expect().what == "confirm"
         return DaemonStatus(now < self._flash_until, check,
-                            tuple(self.faults[k] for k in sorted(self.faults)), message)
+                            tuple(self.faults[k] for k in sorted(self.faults)), message,
+                            self.menu_state)
 
     def _housekeeping(self, now: float) -> None:
+        self.menu_state = self.menu.tick(self.menu_state, now)
         if self.pending and now >= self._store_retry_at:
             while self.pending:
                 ev, meta = self.pending.pop(0)

@@ -107,15 +107,21 @@ def test_a_refused_event_is_recorded_apart_and_shown_but_changes_nothing(store):
     assert "Ann (seat 0)'s shot" in shown[-1]
 
 
-def test_the_back_button_undoes_and_holding_menu_starts_a_new_match(store):
+def test_buttons_undo_after_asking_and_start_a_new_match_from_the_menu(store):
     a, clock, _ = appliance(store)
     a.step(Operator(Shot(0), clock.t))
     a.step(ButtonPressed("back", False, clock.t))
-    assert a.match.depth == 0
+    assert a.status().menu.title() == "Undo last event?" and a.match.depth == 1
+    a.step(ButtonPressed("ok", False, clock.t))
+    assert a.match.depth == 0 and not a.status().menu.open
     first = a.match_id
-    a.step(ButtonPressed("menu", True, clock.t))
-    assert a.match_id != first
+    for button in ("menu", "ok", "menu", "menu", "ok", "ok"):   # New match, casual-100, names
+        a.step(ButtonPressed(button, False, clock.t))
+    assert a.status().menu.title() == "Start casual-100?"
+    a.step(ButtonPressed("ok", False, clock.t))
+    assert a.match_id != first and a.match.rules.name == "casual-100"
     assert [m.outcome for m in store.matches()] == ["abandoned", None]
+    assert store.events(a.match_id)[0] == NewMatch("casual-100", ("Ann", "Bob"))
 
 
 def test_when_the_disk_is_full_inputs_wait_in_order_and_nothing_shown_is_lost(store):

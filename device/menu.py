@@ -1,0 +1,221 @@
+"""The operator's menu on two or three buttons.
+
+``menu`` moves to the next choice (and adds 5 when editing a total), ``ok`` takes the choice,
+``back`` leaves (and takes 5 away when editing). With two buttons, holding either one is ``back``.
+On the scoreboard itself: ``ok`` confirms a reading marked CHECK, reads the board at once when it is
+awaited, and otherwise shows the last round's breakdown; ``back`` asks to undo the latest event;
+``menu`` opens the menu.
+
+The menu is a pure state machine: each press gives a new state and at most one action, which the
+daemon carries out (every action that changes the match is an event in the store, so it survives a
+power cut and can itself be undone). Navigation is not recorded: it changes nothing.
+
+    scoreboard --menu--> [New match] -> [Correct round] -> [Read board now] -> [Undo]
+                             |               |                                 |
+                           rule set       side 0 total +/-5, ok              Undo? ok
+                             |            side 1 total +/-5, ok -> correct
+                           players        (crokidarts: the turn's value)
+                             |
+                           Start? ok -> new match
+                         -> [Who starts] (before a round's first shot) -> [Last round] -> [Close]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from rules import PRESETS, Confirm, Correction, Event, Match, NewMatch, Starter, Undo, ruleset
+
+Button = Literal["menu", "ok", "back"]
+ITEMS = ("New match", "Correct round", "Read board now", "Undo", "Who starts", "Last round",
+         "Close")
+IDLE_TIMEOUT_S = 30.0
+
+
+@dataclass(frozen=True)
+class Action:
+    """What the daemon should do: commit ``event``, read the board now, or nothing but show."""
+
+    event: Event | None = None
+    read_now: bool = False
+
+
+@dataclass(frozen=True)
+class MenuState:
+    """``screen`` names what is shown; the other fields are that screen's choices so far."""
+
+    screen: Literal["scoreboard", "items", "rules", "players", "start", "edit", "undo",
+                    "starter", "breakdown"] = "scoreboard"
+    index: int = 0
+    rules: str = ""
+    players: tuple[str, ...] = ()
+    totals: tuple[int, int] = (0, 0)
+    side: int = 0
+    last_press: float = field(default=0.0, compare=False)
+
+    @property
+    def open(self) -> bool:
+        return self.screen != "scoreboard"
+
+    def title(self) -> str:
+        """The line the display shows for this screen."""
+        return {
+            "items": ITEMS[self.index % len(ITEMS)],
+            "rules": self.rules,
+            "players": " / ".join(self.players),
+            "start": f"Start {self.rules}?",
+            "edit": f"Side {self.side}: {self.totals[self.side]}",
+            "undo": "Undo last event?",
+            "starter": f"Seat {self.index} starts",
+            "breakdown": "Last round",
+        }.get(self.screen, "")
+
+
+CLOSED = MenuState()
+
+
+class Menu:
+    """Presses in, (state, action) out. ``player_sets`` are the name lists offered for a new
+    match (those with the right number of names for the chosen rule set)."""
+
+    def __init__(self, player_sets: tuple[tuple[str, ...], ...]) -> None:
+        self.player_sets = player_sets
+
+    def press(self, state: MenuState, button: Button, held: bool, match: Match | None,
+              now: float) -> tuple[MenuState, Action | None]:
+        if held:
+            button = "back"
+        state = replace(state, last_press=now)
+        handler = getattr(self, f"_on_{state.screen}")
+        result: tuple[MenuState, Action | None] = handler(state, button, match)
+        return result
+
+    def tick(self, state: MenuState, now: float) -> MenuState:
+        """An open menu left alone closes by itself."""
+        if state.open and now - state.last_press > IDLE_TIMEOUT_S:
+            return CLOSED
+        return state
+
+    # --- screens -------------------------------------------------------------------------------
+
+    def _on_scoreboard(self, s: MenuState, b: Button, m: Match | None
+                       ) -> tuple[MenuState, Action | None]:
+        if b == "menu":
+            return replace(CLOSED, screen="items", last_press=s.last_press), None
+        if b == "back":
+            return replace(s, screen="undo"), None
+        what = m.expect().what if m else None
+        if what == "confirm":
+            return s, Action(Confirm())
+        if what == "board":
+            return s, Action(read_now=True)
+        return replace(s, screen="breakdown"), None
+
+    def _on_items(self, s: MenuState, b: Button, m: Match | None
+                  ) -> tuple[MenuState, Action | None]:
+        if b == "menu":
+            return replace(s, index=(s.index + 1) % len(ITEMS)), None
+        if b == "back":
+            return CLOSED, None
+        item = ITEMS[s.index % len(ITEMS)]
+        if item == "New match":
+            current = m.rules.name if m else next(iter(PRESETS))
+            return replace(s, screen="rules", rules=current), None
+        if item == "Correct round" and m is not None:
+            return replace(s, screen="edit", totals=_current_totals(m), side=0), None
+        if item == "Read board now":
+            return CLOSED, Action(read_now=True)
+        if item == "Undo":
+            return replace(s, screen="undo"), None
+        if item == "Who starts" and m is not None:
+            return replace(s, screen="starter", index=0), None
+        if item == "Last round":
+            return replace(s, screen="breakdown"), None
+        return CLOSED, None
+
+    def _on_rules(self, s: MenuState, b: Button, m: Match | None
+                  ) -> tuple[MenuState, Action | None]:
+        names = list(PRESETS)
+        if b == "menu":
+            return replace(s, rules=names[(names.index(s.rules) + 1) % len(names)]), None
+        if b == "back":
+            return replace(s, screen="items"), None
+        sets = self._sets_for(s.rules)
+        return replace(s, screen="players", players=sets[0], index=0), None
+
+    def _sets_for(self, rules: str) -> tuple[tuple[str, ...], ...]:
+        seats = ruleset(rules).seats
+        sets = tuple(p for p in self.player_sets if len(p) == seats)
+        if not sets:
+            sets = (tuple(f"Player {i + 1}" for i in range(seats)),)
+        return sets
+
+    def _on_players(self, s: MenuState, b: Button, m: Match | None
+                    ) -> tuple[MenuState, Action | None]:
+        sets = self._sets_for(s.rules)
+        if b == "menu":
+            i = (s.index + 1) % len(sets)
+            return replace(s, index=i, players=sets[i]), None
+        if b == "back":
+            return replace(s, screen="rules"), None
+        return replace(s, screen="start"), None
+
+    def _on_start(self, s: MenuState, b: Button, m: Match | None
+                  ) -> tuple[MenuState, Action | None]:
+        if b == "ok":
+            return CLOSED, Action(NewMatch(s.rules, s.players))
+        if b == "back":
+            return replace(s, screen="players"), None
+        return s, None
+
+    def _on_edit(self, s: MenuState, b: Button, m: Match | None
+                 ) -> tuple[MenuState, Action | None]:
+        t = list(s.totals)
+        if b == "menu":
+            t[s.side] += 5
+            return replace(s, totals=(t[0], t[1])), None
+        if b == "back":
+            t[s.side] = max(0, t[s.side] - 5)
+            return replace(s, totals=(t[0], t[1])), None
+        darts = m is not None and m.rules.game == "crokidarts"
+        if s.side == 0 and not darts:
+            return replace(s, side=1), None
+        event = Correction(value=s.totals[0]) if darts else Correction(totals=s.totals)
+        return CLOSED, Action(event)
+
+    def _on_undo(self, s: MenuState, b: Button, m: Match | None
+                 ) -> tuple[MenuState, Action | None]:
+        if b == "ok":
+            return CLOSED, Action(Undo())
+        return CLOSED, None
+
+    def _on_starter(self, s: MenuState, b: Button, m: Match | None
+                    ) -> tuple[MenuState, Action | None]:
+        seats = m.rules.seats if m else 2
+        if b == "menu":
+            return replace(s, index=(s.index + 1) % seats), None
+        if b == "back":
+            return replace(s, screen="items", index=ITEMS.index("Who starts")), None
+        return CLOSED, Action(Starter(s.index))
+
+    def _on_breakdown(self, s: MenuState, b: Button, m: Match | None
+                      ) -> tuple[MenuState, Action | None]:
+        return CLOSED, None
+
+
+def _current_totals(m: Match) -> tuple[int, int]:
+    """Where editing starts: the round awaiting its board or the latest read round (crokidarts:
+    the turn's value so far, as side 0's figure)."""
+    s = m.summary()
+    if m.rules.game == "crokidarts":
+        turn = s.get("turn")
+        if turn:
+            return (turn["value"], 0)
+        last = s["rounds"][-1] if s["rounds"] else None
+        return ((last["twenties"] * 20 + last["board"]) if last else 0, 0)
+    rounds = s["rounds"]
+    if not rounds:
+        return (0, 0)
+    t = rounds[-1]["totals"]
+    return (t[0], t[1])
