@@ -10,56 +10,50 @@ made of rectangles. Everything lands on integer pixels with a single fill value.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from luma.core.legacy import text as legacy_text
 from luma.core.legacy.font import CP437_FONT, TINY_FONT, proportional
 from PIL import ImageDraw
 
 
-@dataclass(frozen=True)
 class Face:
     """A bitmap font: ``columns(ch)`` are the glyph's columns (bit 0 = top row).
 
     ``height`` is the rows its capitals and digits use and ``top`` the blank rows above them,
-    which is what layouts align on (text is placed by the top of its capitals);
-    ``cp437`` says whether characters beyond ASCII exist in it (CP437 has accented letters,
-    the tiny font only ASCII).
+    which is what layouts align on (text is placed by the top of its capitals); ``cp437`` says
+    whether characters beyond ASCII exist in it (CP437 has accented letters, the tiny font only
+    ASCII).
     """
 
-    name: str
-    table: object = field(repr=False, compare=False)
-    height: int
-    top: int
-    cp437: bool
+    def __init__(self, name: str, table: Any, height: int, top: int, cp437: bool) -> None:
+        self.name = name
+        self.table = table
+        self.height = height
+        self.top = top
+        self.cp437 = cp437
+        self._columns: dict[str, tuple[int, ...]] = {}
+
+    def columns(self, ch: str) -> tuple[int, ...]:
+        cols = self._columns.get(ch)
+        if cols is None:
+            cols = self._columns[ch] = tuple(self.table[ord(ch)])
+        return cols
 
     def glyphs(self, s: str) -> str:
         """``s`` spelt with characters this font has: accents kept where the font has them,
         dropped where it does not, anything else a '?'."""
         return _spell(s, self.cp437)
 
-
-def _columns(face: Face, ch: str) -> tuple[int, ...]:
-    return _cached_columns(face.name, ch)
-
-
-_FACES: dict[str, object] = {}
+    def __repr__(self) -> str:
+        return f"<Face {self.name}>"
 
 
-@lru_cache(maxsize=4096)
-def _cached_columns(name: str, ch: str) -> tuple[int, ...]:
-    return tuple(_FACES[name][ord(ch)])  # type: ignore[index]
-
-
-def _face(name: str, table: object, height: int, top: int, cp437: bool) -> Face:
-    _FACES[name] = table
-    return Face(name, table, height, top, cp437)
-
-
-SMALL = _face("small", proportional(CP437_FONT), 7, 0, True)
+SMALL = Face("small", proportional(CP437_FONT), 7, 0, True)
 """CP437, 8 rows (7 above the baseline), proportional: names and the lines under the scores."""
-TINY = _face("tiny", proportional(TINY_FONT), 5, 1, False)
+TINY = Face("tiny", proportional(TINY_FONT), 5, 1, False)
 """3x5 capitals and digits, proportional: labels where room is short."""
 
 
@@ -85,7 +79,7 @@ def _spell(s: str, cp437: bool) -> str:
 def text_width(s: str, face: Face = SMALL, sx: int = 1) -> int:
     """Width in pixels of ``s`` drawn in ``face`` at horizontal scale ``sx``."""
     spelt = face.glyphs(s)
-    cols = sum(len(_columns(face, ch)) for ch in spelt)
+    cols = sum(len(face.columns(ch)) for ch in spelt)
     # proportional glyphs carry one blank column after them; the last one is not ink
     return max(cols - 1, 0) * sx
 
@@ -100,7 +94,7 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], s: str, fill: int,
         legacy_text(draw, (x, y), spelt, fill=fill, font=face.table)
         return x + text_width(s, face)
     for ch in spelt:
-        for col in _columns(face, ch):
+        for col in face.columns(ch):
             row = 0
             while col:
                 if col & 1:
