@@ -73,6 +73,37 @@ def _cmd_history(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_oled(args: argparse.Namespace) -> int:
+    from PIL import Image
+
+    from device.display import OledSettings, open_display
+    from device.render import render
+    from device.terminal import to_text
+    from device.view import build
+    from rules.replay import replay_all
+
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            match, problems = replay_all(f)
+    except OSError as exc:
+        print(f"crokiscore oled: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    for step in problems:
+        print(f"{args.file}:{step.line}: {step.problem} (line skipped)", file=sys.stderr)
+    if match is None:
+        print(f"crokiscore oled: {args.file} holds no match", file=sys.stderr)
+        return 2
+    with open_display(OledSettings(args.driver), backend="sim") as panel:
+        panel.show(render(build(match), panel.width, panel.height, panel.mode))
+        frame = panel.image
+    assert frame is not None
+    print(to_text(frame))
+    if args.png:
+        size = (frame.width * args.zoom, frame.height * args.zoom)
+        frame.resize(size, Image.Resampling.NEAREST).save(args.png)
+    return 1 if problems else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="crokiscore", description="Crokinole scoring appliance.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -91,6 +122,15 @@ def build_parser() -> argparse.ArgumentParser:
     what.add_argument("--json", action="store_true", help="matches and players as JSON")
     what.add_argument("--players", action="store_true", help="the player table as CSV")
     h.set_defaults(func=_cmd_history)
+
+    o = sub.add_parser("oled", help="replay an event log and draw the OLED scoreboard it ends on")
+    o.add_argument("file", help="the event log (JSON lines)")
+    o.add_argument("--driver", default="ssd1306", choices=("ssd1306", "sh1106", "ssd1309",
+                                                           "ssd1322"),
+                   help="the panel to draw for (ssd1322: 256x64 greyscale; default %(default)s)")
+    o.add_argument("--png", help="also save the frame as a PNG")
+    o.add_argument("--zoom", type=int, default=1, help="enlarge the PNG this many times")
+    o.set_defaults(func=_cmd_oled)
     return p
 
 

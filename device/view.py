@@ -1,0 +1,228 @@
+"""What the scoreboard shows, as a plain value.
+
+The daemon rebuilds a :class:`ScoreView` on every event from the match and its own
+:class:`Status`, and the renderer draws nothing but this value. Keeping the two apart means the
+picture depends only on data that can be compared, stored in a test, or printed, and that the
+layouts never reach into the rules engine's internals. Building one reads
+:meth:`rules.Match.summary` exactly once, so it stays cheap however long the match has run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rules import Match, Twenty
+from rules.crokidarts import DartsGame
+from rules.rounds import RoundGame
+
+KEEP = 4
+"""Decided rounds (or closed turns) a view keeps, latest last: what the wide layout lists."""
+CLOSED = frozenset({"scored", "bust", "missed", "won"})
+
+
+@dataclass(frozen=True)
+class Status:
+    """What the daemon knows beyond the match: the moments and troubles the players must see.
+
+    ``twenty`` is the side credited with a 20 that has just dropped, for as long as the daemon wants
+    the flash on screen (None: no flash). ``errors`` are short words for what is broken right now
+    ("camera lost", "sensor bar unplugged"), most urgent first. ``message`` is a passing note
+    ("undone", "round corrected").
+
+    A reading waiting for the operator's check is not here: the match itself says so
+    (``expect().what == "confirm"``), and a second copy of that fact could only disagree with it.
+    """
+
+    twenty: int | None = None
+    errors: tuple[str, ...] = ()
+    message: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.twenty not in (None, 0, 1):
+            raise ValueError(f"Status.twenty is a side, 0 or 1 (or None), got {self.twenty!r}")
+        if not isinstance(self.errors, tuple) or not all(isinstance(e, str) for e in self.errors):
+            raise TypeError(f"Status.errors must be a tuple of strings, got {self.errors!r}")
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The crokidarts turn in progress: where it started and what it is worth so far."""
+
+    seat: int
+    start: int
+    twenties: int
+    board: int
+    value: int
+    discs_left: int
+
+    @property
+    def total(self) -> int:
+        """The leg score if the turn ended now."""
+        return self.start + self.value
+
+
+@dataclass(frozen=True)
+class Last:
+    """A decided round (round games) or closed turn (crokidarts): its totals per side, and the
+    round points (casual: points won) or the turn's seat, outcome and scores before and after."""
+
+    number: int
+    totals: tuple[int, int]
+    points: tuple[int, int] | None = None
+    seat: int | None = None
+    status: str | None = None
+    start: int | None = None
+    end: int | None = None
+
+
+@dataclass(frozen=True)
+class ScoreView:
+    """Everything one frame of the scoreboard shows.
+
+    ``score`` is what goes in the big digits: round points (tournament), game points (casual) or
+    the leg score (crokidarts). ``side_up`` is the side whose shot (or board) is awaited, and
+    ``shooter`` that seat's name. ``discs_left`` is per seat: the round's discs still to shoot, or
+    in crokidarts the turn's (a whole turn's for the seat due to start one); ``discs`` is how many
+    each seat has in a round (crokidarts: in a turn). ``check`` holds the match for the operator;
+    ``check_totals`` is the reading waiting for that check (round games: the round's totals per
+    side; crokidarts: the turn's value for its side).
+    """
+
+    game: str
+    rules: str
+    sides: tuple[str, str]
+    players: tuple[str, ...]
+    score: tuple[int, int]
+    discs: int = 0
+    awaiting: str | None = None
+    seat: int | None = None
+    side_up: int | None = None
+    shooter: str | None = None
+    discs_left: tuple[int, ...] = (0, 0)
+    round: int = 0
+    rounds: int = 0
+    target: int = 0
+    round_twenties: tuple[int, int] = (0, 0)
+    history: tuple[Last, ...] = ()
+    legs: tuple[int, int] = (0, 0)
+    sets: tuple[int, int] = (0, 0)
+    set_no: int = 0
+    leg_no: int = 0
+    legs_to_win: int = 0
+    sets_to_win: int = 0
+    turn: Turn | None = None
+    checkout: bool = False
+    finished: bool = False
+    winner: int | None = None
+    check: bool = False
+    check_totals: tuple[int, int] | None = None
+    twenty: int | None = None
+    errors: tuple[str, ...] = ()
+    message: str | None = None
+
+    @property
+    def doubles(self) -> bool:
+        return len(self.players) == 4
+
+    @property
+    def last(self) -> Last | None:
+        """The latest decided round or closed turn."""
+        return self.history[-1] if self.history else None
+
+    def side_discs(self, side: int) -> int:
+        """Discs the side still has to shoot (both partners' in doubles)."""
+        return sum(self.discs_left[side::2])
+
+    @classmethod
+    def build(cls, match: Match, status: Status = Status()) -> ScoreView:
+        return build(match, status)
+
+
+def _pair(v: Any) -> tuple[int, int]:
+    return (int(v[0]), int(v[1]))
+
+
+def build(match: Match, status: Status = Status()) -> ScoreView:
+    """The frame's content for ``match`` as the daemon sees it now."""
+    s = match.summary()
+    rules = match.rules
+    seat = s["seat"]
+    awaiting = s["awaiting"]
+    common: dict[str, Any] = {
+        "game": rules.game, "rules": rules.name,
+        "sides": match.team_names(), "players": match.players,
+        "score": _pair(s["score"]), "discs": rules.discs, "awaiting": awaiting, "seat": seat,
+        "side_up": None if seat is None else rules.team_of(seat),
+        "shooter": None if seat is None else match.players[seat],
+        "finished": s["finished"], "winner": s["winner"],
+        "check": awaiting == "confirm",
+        "twenty": status.twenty, "errors": status.errors, "message": status.message,
+    }
+    if rules.game == "crokidarts":
+        return ScoreView(**common, **_darts(s, rules.legs, rules.sets, rules.target, rules.discs))
+    return ScoreView(**common, **_rounds(s, rules.game, rules.rounds, rules.target))
+
+
+def _rounds(s: dict[str, Any], game: str, rounds: int, target: int) -> dict[str, Any]:
+    history = s["rounds"]
+    done = [Last(r["number"], _pair(r["totals"]), _pair(r["points"]))
+            for r in history[-KEEP - 1:] if r["board"] is not None]
+    current = history[-1] if history and history[-1]["board"] is None else None
+    out: dict[str, Any] = {
+        "discs_left": tuple(s["discs_left"]), "round": s["round"],
+        "rounds": rounds if game == "tournament" else 0,
+        "target": target if game == "casual" else 0,
+        "round_twenties": _pair(current["twenties"]) if current else (0, 0),
+        "history": tuple(done[-KEEP:]),
+    }
+    if s["awaiting"] == "confirm" and history:
+        out["check_totals"] = _pair(history[-1]["totals"])
+    return out
+
+
+def _darts(s: dict[str, Any], legs: int, sets: int, target: int, discs: int) -> dict[str, Any]:
+    t = s["turn"]
+    turn = None if t is None else Turn(t["seat"], t["start"], t["twenties"], t["board"],
+                                       t["value"], t["discs_left"])
+    turns = s["rounds"]
+    done = [Last(i + 1, _pair(r["totals"]), seat=r["seat"], status=r["status"],
+                 start=r["start"], end=r["end"])
+            for i, r in enumerate(turns[-KEEP - 1:], start=max(len(turns) - KEEP - 1, 0))
+            if r["status"] in CLOSED]
+    out: dict[str, Any] = {
+        "target": target, "legs": _pair(s["legs"]), "sets": _pair(s["sets"]),
+        "set_no": s["set"], "leg_no": s["leg"], "legs_to_win": legs, "sets_to_win": sets,
+        "turn": turn, "checkout": bool(s["checkout"]),
+        "history": tuple(done[-KEEP:]),
+        "discs_left": _darts_discs(s, turn, target, discs),
+    }
+    if s["awaiting"] == "confirm" and turn is not None:
+        value = [0, 0]
+        value[turn.seat] = turn.value
+        out["check_totals"] = _pair(value)
+    return out
+
+
+def _darts_discs(s: dict[str, Any], turn: Turn | None, target: int, discs: int
+                 ) -> tuple[int, int]:
+    left = [0, 0]
+    if turn is not None:
+        left[turn.seat] = turn.discs_left
+    elif s["awaiting"] == "shot" and s["seat"] is not None:
+        # between turns: a whole turn, or the single checkout shot of a player on the target
+        left[s["seat"]] = 1 if s["score"][s["seat"]] == target else discs
+    return (left[0], left[1])
+
+
+def twenty_side(before: Match, event: Twenty) -> int:
+    """The side a ``twenty`` event credits, from the match just before it: the named side, or
+    else the side of the shot in play. The daemon uses it to aim the 20 flash."""
+    if event.team is not None:
+        return event.team
+    game = before.game
+    if isinstance(game, RoundGame) and game.rounds and game.rounds[-1].shots:
+        return before.rules.team_of(game.rounds[-1].shots[-1].seat)
+    if isinstance(game, DartsGame) and game.legs and game.legs[-1].turns:
+        return before.rules.team_of(game.legs[-1].turns[-1].seat)
+    raise ValueError("a 20 can only drop during a shot, and no shot is in play")

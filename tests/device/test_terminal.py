@@ -1,0 +1,39 @@
+from PIL import Image
+
+from device.render import render
+from device.terminal import BLOCKS, to_text
+from device.view import build
+from tests.device import scenes
+
+
+def _back(text: str, width: int) -> list[list[bool]]:
+    """Pixels read back from half-block text (without its border)."""
+    rows = []
+    for line in text.splitlines():
+        top = [BLOCKS.index(c) & 1 == 1 for c in line]
+        bottom = [BLOCKS.index(c) & 2 == 2 for c in line]
+        assert len(top) == width
+        rows += [top, bottom]
+    return rows
+
+
+def test_each_character_is_two_pixel_rows_exactly():
+    f = render(build(scenes.singles_mid()))
+    text = to_text(f, border=False)
+    assert len(text.splitlines()) == 32
+    px = f.convert("L").tobytes()
+    want = [[px[y * 128 + x] >= 100 for x in range(128)] for y in range(64)]
+    assert _back(text, 128) == want
+
+
+def test_the_border_boxes_the_panel():
+    lines = to_text(render(build(scenes.darts_turn()[0]), 256, 64, "L")).splitlines()
+    assert len(lines) == 34 and {len(line) for line in lines} == {258}
+    assert lines[0] == "┌" + "─" * 256 + "┐" and lines[-1].startswith("└")
+
+
+def test_faint_marks_are_dark_and_odd_heights_are_padded():
+    img = Image.new("L", (128, 65), 68)
+    img.putpixel((0, 64), 255)
+    lines = to_text(img, border=False).splitlines()
+    assert len(lines) == 33 and set(lines[0]) == {" "} and lines[-1][0] == "▀"
