@@ -33,6 +33,7 @@ from device.inputs import (
 )
 from device.menu import CLOSED, Menu, MenuState
 from device.store import EventStore
+from device.view import twenty_side
 from rules import (
     BoardReading,
     Event,
@@ -48,10 +49,11 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class DaemonStatus:
-    """What the display shows beside the score: a 20's flash, CHECK, faults, a passing message."""
+    """What the display shows beside the match: the side a 20 just counted for (while it
+    flashes), faults in words, a passing message, and the operator's menu when it is open.
+    A reading waiting for a check is not here: the match itself says so."""
 
-    flash: bool = False
-    check: bool = False
+    twenty: int | None = None
     errors: tuple[str, ...] = ()
     message: str | None = None
     menu: MenuState = CLOSED
@@ -73,6 +75,7 @@ class Timing:
     flash_s: float = 1.5
     message_s: float = 4.0
     display_retry_s: float = 2.0
+    display_retry_max_s: float = 60.0
     store_retry_s: float = 2.0
 
 
@@ -94,9 +97,10 @@ class Appliance:
         self.faults: dict[str, str] = {}
         self.pending: list[tuple[Event, dict[str, Any]]] = []
         self._touching: set[int] = set()
-        self._flash_until = 0.0
+        self._flash: tuple[int, float] | None = None
         self._message: tuple[str, float] | None = None
         self._display_retry_at: float | None = None
+        self._display_wait = 0.0
         self._store_retry_at = 0.0
         self._board_token: int | None = None
         self._shown: tuple[Match | None, DaemonStatus] | None = None
@@ -231,8 +235,8 @@ class Appliance:
             return False
         self.faults.pop("store", None)
         self.match = after
-        if isinstance(ev, Twenty) and after.game != before.game:
-            self._flash_until = self.clock() + self.timing.flash_s
+        if isinstance(ev, Twenty):
+            self._flash = (twenty_side(before, ev), self.clock() + self.timing.flash_s)
         self._after_change(before)
         return True
 
@@ -281,9 +285,8 @@ class Appliance:
     def status(self, now: float | None = None) -> DaemonStatus:
         now = self.clock() if now is None else now
         message = self._message[0] if self._message and self._message[1] > now else None
-        check = self.match is not None and self.match.expect().what == "confirm"
-        return DaemonStatus(now < self._flash_until, check,
-                            tuple(self.faults[k] for k in sorted(self.faults)), message,
+        twenty = self._flash[0] if self._flash and self._flash[1] > now else None
+        return DaemonStatus(twenty, tuple(self.faults[k] for k in sorted(self.faults)), message,
                             self.menu_state)
 
     def _housekeeping(self, now: float) -> None:
@@ -303,11 +306,15 @@ class Appliance:
         try:
             self.screen.show(self.match, status)
         except DisplayError as exc:
-            log.warning("display: %s (retrying every %.0f s)", exc, self.timing.display_retry_s)
+            # back off: each attempt rebuilds the panel's driver, which is not free
+            self._display_wait = min(self._display_wait * 2 or self.timing.display_retry_s,
+                                     self.timing.display_retry_max_s)
+            log.warning("display: %s (next try in %.0f s)", exc, self._display_wait)
             self.faults["display"] = "display: retrying"
-            self._display_retry_at = now + self.timing.display_retry_s
+            self._display_retry_at = now + self._display_wait
             return
         self._display_retry_at = None
+        self._display_wait = 0.0
         if self.faults.pop("display", None) is not None:
             status = self.status(now)
             self.screen.show(self.match, status)

@@ -78,8 +78,8 @@ class TextScreen:
 
     def show(self, match: Match | None, status: DaemonStatus) -> None:
         lines = [render(match)] if match is not None else ["no match"]
-        if status.flash:
-            lines.append("  *** 20 ***")
+        if status.twenty is not None and match is not None:
+            lines.append(f"  *** 20 for {match.team_names()[status.twenty]} ***")
         for text in (*status.errors, status.message):
             if text:
                 lines.append(f"  ! {text}")

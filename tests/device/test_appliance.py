@@ -90,10 +90,10 @@ def test_a_twenty_flashes_for_a_moment(store):
     a, clock, shown = appliance(store)
     a.step(Operator(Shot(0), clock.t))
     a.step(HoleDrop(clock.t, 6.0))
-    assert a.status().flash and "*** 20 ***" in shown[-1]
+    assert a.status().twenty == 0 and "*** 20 for Ann ***" in shown[-1]
     clock.t += 5
     a.step(Tick(clock.t))
-    assert not a.status().flash and "*** 20 ***" not in shown[-1]
+    assert a.status().twenty is None and "*** 20" not in shown[-1]
 
 
 def test_a_refused_event_is_recorded_apart_and_shown_but_changes_nothing(store):
@@ -147,12 +147,12 @@ def test_when_the_disk_is_full_inputs_wait_in_order_and_nothing_shown_is_lost(st
     assert store.integrity() == "ok"
 
 
-def test_status_shows_check_while_a_reading_waits(store):
+def test_check_waits_for_the_ok_button(store):
     from tests.builders import board
-    a, clock, _ = appliance(store)
+    a, clock, shown = appliance(store)
     for _ in range(16):
         a.step(Operator(Shot(a.match.expect().seat), clock.t))
     a.step(Operator(board((0, 15, True)), clock.t))
-    assert a.status() == DaemonStatus(check=True)
+    assert a.match.expect().what == "confirm" and "CHECK" in shown[-1]
     a.step(ButtonPressed("ok", False, clock.t))
-    assert a.status() == DaemonStatus()
+    assert a.status() == DaemonStatus() and a.match.expect().what == "shot"
