@@ -66,7 +66,18 @@ class Turn:
     shots: tuple[DartShot, ...] = ()
 
     def state(self, rules: RuleSet) -> TurnState:
-        """Replays the turn's shots against the crokidarts rules."""
+        """Replays the turn's shots against the crokidarts rules.
+
+        Remembered on the turn: a turn is immutable and belongs to one match, so its state never
+        changes, and it is asked for many times (every summary walks all turns of the match).
+        """
+        known: TurnState | None = self.__dict__.get("_state")
+        if known is None:
+            known = self._replay(rules)
+            object.__setattr__(self, "_state", known)
+        return known
+
+    def _replay(self, rules: RuleSet) -> TurnState:
         target, s = rules.target, self.start
         reached = s == target
         t20 = board = 0
