@@ -51,6 +51,8 @@ _WALL_SEGMENTS = 128
 _WALL_RADIUS = 2.0          # mm: thickness of the segments drawing the rail and the surface edge
 _REST_CHECK_EVERY = 10      # steps between checks that every disc is at rest
 _SLEEP_TIME = 0.02          # s a disc must be still before Chipmunk puts it to sleep
+REST_SPEED = 1e-3           # mm/s: slower than this a disc is at rest (discs jammed together in
+                            # the ditch get tiny pushes from the solver every step)
 
 
 @dataclass(frozen=True)
@@ -170,9 +172,9 @@ def _slider(deceleration: float) -> Callable[[pymunk.Body, object, float, float]
 
     def slide(body: pymunk.Body, gravity: object, damping: float, dt: float) -> None:
         vx, vy = body.velocity
-        if vx == 0.0 and vy == 0.0:
-            return
         speed = math.hypot(vx, vy)
+        if speed < REST_SPEED:   # setting it would wake the body: leave a jammed disc to sleep
+            return
         loss = deceleration * dt
         if speed <= loss:
             body.velocity = (0.0, 0.0)
@@ -329,12 +331,14 @@ class BoardSim:
             self._falls.clear()
 
     def at_rest(self) -> bool:
-        for d in self._discs.values():
-            body = d.body
-            if d.where in ("surface", "ditch") and not body.is_sleeping and (
-                    body.velocity != (0.0, 0.0)):
-                return False
-        return True
+        return not any(self._moving(d) for d in self._discs.values())
+
+    @staticmethod
+    def _moving(d: _Disc) -> bool:
+        if d.where not in ("surface", "ditch") or d.body.is_sleeping:
+            return False
+        vx, vy = d.body.velocity
+        return abs(vx) + abs(vy) >= REST_SPEED
 
     def settle(self) -> int:
         """Steps until every disc is at rest; returns the number of steps taken."""
@@ -350,9 +354,7 @@ class BoardSim:
         return self._steps - start
 
     def moving(self) -> list[SimDisc]:
-        return [self._view(d) for d in self._discs.values()
-                if d.where in ("surface", "ditch") and not d.body.is_sleeping
-                and d.body.velocity != (0.0, 0.0)]
+        return [self._view(d) for d in self._discs.values() if self._moving(d)]
 
     def _drop(self, d: _Disc) -> None:
         self._unbody(d)
@@ -375,7 +377,8 @@ class BoardSim:
 
     # --- discs -----------------------------------------------------------------------------------
 
-    def _new_disc(self, team: int, x: float, y: float, where: Where) -> _Disc:
+    def _new_disc(self, team: int, x: float, y: float, where: Where,
+                  disc_id: int | None = None) -> _Disc:
         if team not in (0, 1):
             raise PhysicsError(f"a disc belongs to side 0 or 1, got {team!r}")
         body = pymunk.Body(self.physics.disc_mass, math.inf)
@@ -384,8 +387,10 @@ class BoardSim:
         shape.elasticity = self._disc_e
         shape.friction = 0.0
         shape.collision_type = _T_DISC
-        d = _Disc(self._next_id, team, body, shape, where)
-        self._next_id += 1
+        if disc_id is None:
+            disc_id = self._next_id
+            self._next_id += 1
+        d = _Disc(disc_id, team, body, shape, where)
         if where == "ditch":
             shape.filter = self._ditch_filter
             body.velocity_func = self._slide_ditch
@@ -440,20 +445,8 @@ class BoardSim:
         x, y = d.body.position
         self._unbody(d)
         del self._by_shape[d.shape]
-        nx, ny = self.ditch_spot(math.atan2(y, x))
-        body = pymunk.Body(self.physics.disc_mass, math.inf)
-        body.position = (nx, ny)
-        # A fresh body, so no contact of its old place lingers; same id and side.
-        shape = pymunk.Circle(body, self.board.disc_radius)
-        shape.elasticity = self._disc_e
-        shape.friction = 0.0
-        shape.collision_type = _T_DISC
-        shape.filter = self._ditch_filter
-        body.velocity_func = self._slide_ditch
-        new = _Disc(d.id, d.team, body, shape, "ditch")
-        self.space.add(body, shape)
-        self._discs[d.id] = new
-        self._by_shape[shape] = new
+        # A fresh body keeping the id and side, so no contact of its old place lingers.
+        self._new_disc(d.team, *self.ditch_spot(math.atan2(y, x)), "ditch", d.id)
 
     def ditch_spot(self, angle: float) -> tuple[float, float]:
         """Where a disc pushed outward at ``angle`` (radians) ends: against the rail, or beside

@@ -199,14 +199,18 @@ def _hits(s: Situation, targets: list[SimDisc], starts: list[Point], soft: bool,
                     continue
                 normal = aim.unit(contact, centre)
                 along = max(normal[0] * ux + normal[1] * uy, 0.2)
+                worth = worth0 - 0.8 * abs(cut)
                 if soft:
                     hit, kind = 60.0 + 200.0 * rng.random(), "stick"
                 else:
-                    need = phys.speed_for(aim.exit_distance(b, centre, normal))
-                    hit, kind = need * firmness / ((1 + e) / 2 * along), "takeout"
+                    out_by = aim.exit_distance(b, centre, normal)
+                    hit, kind = phys.speed_for(out_by) * firmness / ((1 + e) / 2 * along), "takeout"
+                    # A target knocked into a peg or another disc will not leave the board.
+                    exit_to = (centre[0] + out_by * normal[0], centre[1] + out_by * normal[1])
+                    worth -= 1.5 * aim.blockers(b, centre, exit_to, others)
                 path = math.dist(start, contact)
                 speed = min(math.sqrt(hit * hit + 2 * phys.deceleration * path), MAX_SPEED)
-                worth = worth0 - 0.8 * abs(cut) - 0.001 * path
+                worth -= 0.001 * path
                 out.append((worth, aim.blockers(b, start, contact, others),
                             Plan(kind, start, toward, speed, centre)))
     return out

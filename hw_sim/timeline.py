@@ -9,6 +9,7 @@ each shot). Each moment carries the truth beside it, so whatever reads the senso
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from hw_sim.discs import BoardState
 from rules.events import Event
@@ -23,6 +24,10 @@ class Touch:
     quadrant: int
     active: bool
 
+    def to_json(self) -> dict[str, Any]:
+        return {"t": round(self.t, 3), "moment": "touch", "quadrant": self.quadrant,
+                "active": self.active}
+
 
 @dataclass(frozen=True)
 class HoleDrop:
@@ -30,6 +35,9 @@ class HoleDrop:
 
     t: float
     team: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"t": round(self.t, 3), "moment": "hole", "team": self.team}
 
 
 @dataclass(frozen=True)
@@ -39,6 +47,9 @@ class FoulCall:
     t: float
     reason: str
 
+    def to_json(self) -> dict[str, Any]:
+        return {"t": round(self.t, 3), "moment": "foul", "reason": self.reason}
+
 
 @dataclass(frozen=True)
 class Settled:
@@ -46,6 +57,9 @@ class Settled:
 
     t: float
     state: BoardState
+
+    def to_json(self) -> dict[str, Any]:
+        return {"t": round(self.t, 3), "moment": "settled", **self.state.to_json()}
 
 
 @dataclass(frozen=True)
@@ -60,6 +74,10 @@ class BoardDue:
     state: BoardState
     scores: bool
 
+    def to_json(self) -> dict[str, Any]:
+        return {"t": round(self.t, 3), "moment": "board", "scores": self.scores,
+                **self.state.to_json()}
+
 
 Moment = Touch | HoleDrop | FoulCall | Settled | BoardDue
 
@@ -70,3 +88,7 @@ class Stamped:
 
     t: float
     event: Event
+
+    def to_json(self) -> dict[str, Any]:
+        """The event's own JSON line, with its time as the ``ts`` metadata key."""
+        return {"ts": round(self.t, 3), **self.event.to_json()}
