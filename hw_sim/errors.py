@@ -15,3 +15,12 @@ class PhysicsError(SimError):
 
 class PhysicsSettingError(PhysicsError, ValueError):
     """A physics setting out of its range; the message names the setting and the range."""
+
+
+class PlayerError(SimError, ValueError):
+    """Simulated players that cannot be: a skill outside 0 to 1, or not one per seat."""
+
+
+class ScenarioError(SimError):
+    """A simulated match that cannot go on: the engine waits for something players cannot give,
+    or the match does not end."""

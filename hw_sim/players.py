@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from hw_sim import aim
 from hw_sim.aim import Point
+from hw_sim.errors import PlayerError
 from hw_sim.physics import Physics, SimDisc
 from rules.board import Board
 from rules.rulesets import RuleSet
@@ -39,7 +40,8 @@ class Player:
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.skill <= 1.0:
-            raise ValueError(f"player {self.name!r}: skill must be from 0 to 1, got {self.skill}")
+            raise PlayerError(
+                f"player {self.name!r}: skill must be from 0 to 1, got {self.skill}")
 
     @property
     def aim_sd_deg(self) -> float:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hw_sim.discs import BoardState
+from hw_sim.errors import PlayerError, ScenarioError
 from hw_sim.physics import BoardSim, Physics, SimDisc
 from hw_sim.players import Player, Situation, choose, flick
 from hw_sim.referee import carry_out, judge
@@ -83,7 +84,8 @@ class Runner:
         if skills is None:
             skills = [round(self.rng.uniform(0.4, 0.95), 2) for _ in range(rs.seats)]
         if len(skills) != rs.seats:
-            raise ValueError(f"{rules} has {rs.seats} seats; got {len(skills)} skills")
+            raise PlayerError(f"{rules} has {rs.seats} seats: give one skill per seat, got "
+                              f"{len(skills)}")
         self.players = tuple(Player(n, s) for n, s in zip(names, skills, strict=True))
         self.start = start
         self.match = Match.start(start)
@@ -106,7 +108,7 @@ class Runner:
         while not self.match.finished:
             exp = self.match.expect()
             if exp.what != "shot":
-                raise RuntimeError(f"the simulated players cannot answer {exp.what!r}")
+                raise ScenarioError(f"the simulated players cannot answer {exp.what!r}")
             assert exp.seat is not None
             if self._new_round():
                 if shots:
@@ -115,7 +117,7 @@ class Runner:
             yield from self._shot(exp.seat, exp.checkout)
             shots += 1
             if shots > MAX_SHOTS:
-                raise RuntimeError(f"{self.rules.name} match (seed {self.seed}) did not end "
+                raise ScenarioError(f"{self.rules.name} match (seed {self.seed}) did not end "
                                    f"within {MAX_SHOTS} shots")
 
     def _new_round(self) -> bool:

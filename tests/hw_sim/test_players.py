@@ -5,9 +5,11 @@ import statistics
 import pytest
 
 from hw_sim import aim
+from hw_sim.errors import PlayerError
 from hw_sim.physics import BoardSim, Physics, SimDisc
 from hw_sim.players import Player, Situation, choose, flick
 from hw_sim.referee import reaches_fifteen
+from hw_sim.scenario import play
 from rules import STANDARD, ruleset
 
 
@@ -128,6 +130,8 @@ def test_a_crokidarts_player_with_too_much_on_the_board_takes_a_disc_off():
     assert plan.kind == "takeout" and plan.target == (0.0, -60.0)
 
 
-def test_a_skill_outside_0_to_1_is_refused():
-    with pytest.raises(ValueError, match="skill"):
+def test_impossible_players_are_refused():
+    with pytest.raises(PlayerError, match="skill"):
         Player("Ann", 1.5)
+    with pytest.raises(PlayerError, match="one skill per seat"):
+        play("tournament-doubles", 1, skills=(0.5, 0.5))
