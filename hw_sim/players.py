@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from hw_sim import aim
@@ -133,6 +134,21 @@ def _best(options: list[Option], player: Player, rng: random.Random) -> Plan | N
                                         plan.target)
 
 
+def _choose_kind(makers: dict[str, Callable[[], list[Option]]],
+                 style: tuple[tuple[str, float], ...], available: set[str], player: Player,
+                 rng: random.Random) -> Plan | None:
+    """A clear shot of the kind the player fancies; failing that, a clear shot of another kind
+    (in the style's order); failing that, the least blocked of them all."""
+    tried: list[Option] = []
+    for kind in _style(rng, style, available):
+        options = makers[kind]()
+        clear = [o for o in options if o[1] == 0]
+        if clear:
+            return _best(clear, player, rng)
+        tried += options
+    return _best(tried, player, rng)
+
+
 def _centres(discs: tuple[SimDisc, ...], leave_out: int | None = None) -> list[Point]:
     return [(d.x, d.y) for d in discs if d.id != leave_out]
 
@@ -220,8 +236,7 @@ def _hits(s: Situation, targets: list[SimDisc], starts: list[Point], soft: bool,
 
 def _attack(s: Situation, player: Player, rng: random.Random, targets: list[SimDisc],
             starts: list[Point], style: tuple[tuple[str, float], ...] = ATTACK_STYLE) -> Plan:
-    """Hit one of ``targets``: a shot of the kind the player fancies if one is clear, else a
-    clear takeout, else the least blocked try."""
+    """Hit one of ``targets`` with a shot of ``style``."""
     reach = s.board.disc_diameter
     makers = {
         "takeout": lambda: _hits(s, targets, starts, False, rng, 1.15 + 0.5 * rng.random()),
@@ -229,16 +244,7 @@ def _attack(s: Situation, player: Player, rng: random.Random, targets: list[SimD
         "freeze": lambda: _freezes(s, starts, [((t.x, t.y), reach, t.id) for t in targets],
                                    "freeze", rng, False),
     }
-    tried: list[Option] = []
-    for kind in _style(rng, style, set(makers)):
-        options = makers[kind]()
-        clear = [o for o in options if o[1] == 0]
-        if clear:
-            plan = _best(clear, player, rng)
-            assert plan is not None
-            return plan
-        tried += options
-    plan = _best(tried, player, rng)
+    plan = _choose_kind(makers, style, set(makers), player, rng)
     if plan is None:   # nowhere to stand: shoot at the first target from the line's middle
         t = targets[0]
         start = aim.spots(s.board, s.quadrant, [], n=1)[0]
@@ -260,17 +266,8 @@ def _open(s: Situation, player: Player, rng: random.Random, starts: list[Point])
         "freeze": lambda: _freezes(s, starts, own, "freeze", rng, False),
     }
     available = set(makers) if own else set(makers) - {"freeze"}
-    tried: list[Option] = []
-    for kind in _style(rng, OPEN_STYLE, available):
-        options = makers[kind]()
-        clear = [o for o in options if o[1] == 0]
-        if clear:
-            plan = _best(clear, player, rng)
-            assert plan is not None
-            return plan
-        tried += options
-    plan = _best(tried, player, rng)
-    assert plan is not None
+    plan = _choose_kind(makers, OPEN_STYLE, available, player, rng)
+    assert plan is not None   # a draw to the 20 is always among the options
     return plan
 
 
