@@ -24,6 +24,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/replay.py
 	$(BIN)/python bench/display.py
+	$(BIN)/python bench/sim.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info

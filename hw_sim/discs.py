@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.board import STANDARD, Board
+from rules.events import BoardReading, Disc
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,12 @@ class BoardState:
     def totals(self, board: Board = STANDARD) -> tuple[int, int]:
         v = self.board_values(board)
         return (v[0] + 20 * self.twenties[0], v[1] + 20 * self.twenties[1])
+
+    def reading(self, board: Board = STANDARD) -> BoardReading:
+        """The board event a perfect camera would send: every disc with its exact position,
+        ditch discs as zone 0, none uncertain."""
+        return BoardReading(tuple(Disc(d.team, d.zone(board), x_mm=d.x_mm, y_mm=d.y_mm)
+                                  for d in self.discs))
 
     def to_json(self, board: Board = STANDARD) -> dict[str, Any]:
         return {"discs": [d.to_json(board) for d in self.discs],
