@@ -232,5 +232,5 @@ class SensorBar:
         """Report an uncaught exception on the way down (the watchdog resets the board next)."""
         try:
             self.error(ERR_FIRMWARE_FAULT, 0, "%s: %s" % (type(exc).__name__, exc))
-        except Exception:  # noqa: BLE001 - the port itself may be what failed
+        except Exception:  # the port itself may be what failed
             pass
