@@ -52,6 +52,36 @@ def _scoreboard_moment(before: Match | None, after: Match) -> bool:
             or after.decided() != before.decided())
 
 
+def _cmd_bridge(args: argparse.Namespace) -> int:
+    import dataclasses
+    import queue
+    import time
+
+    from firmware_bridge.events import to_json
+    from firmware_bridge.link import BadSetting, Link, LinkTiming
+
+    try:
+        timing = LinkTiming(heartbeat_s=args.heartbeat, mcu_timeout_s=args.timeout)
+    except BadSetting as exc:
+        print(f"crokiscore bridge: {exc}", file=sys.stderr)
+        return 2
+    try:
+        with Link(args.port, timing=timing) as link:
+            next_counters = time.monotonic() + 1.0
+            while True:
+                try:
+                    event = link.events.get(timeout=max(0.0, next_counters - time.monotonic()))
+                    print(json.dumps(to_json(event)), flush=True)
+                except queue.Empty:
+                    pass
+                if time.monotonic() >= next_counters:
+                    next_counters += 1.0
+                    counters = {"event": "counters", **dataclasses.asdict(link.stats())}
+                    print(json.dumps(counters), flush=True)
+    except KeyboardInterrupt:
+        return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="crokiscore", description="Crokinole scoring appliance.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -61,6 +91,14 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--scoreboard", action="store_true",
                    help="print the scoreboard each time a round or turn is decided")
     r.set_defaults(func=_cmd_replay)
+    b = sub.add_parser("bridge", help="watch the sensor bar: print its events and the link's "
+                       "counters as JSON lines until Ctrl-C")
+    b.add_argument("--port", required=True,
+                   help="serial device (/dev/serial/by-id/usb-MicroPython_...) or pyserial URL")
+    b.add_argument("--heartbeat", type=float, default=0.5, help="host heartbeat period, seconds")
+    b.add_argument("--timeout", type=float, default=1.5,
+                   help="report the sensor bar lost after this many silent seconds")
+    b.set_defaults(func=_cmd_bridge)
     return p
 
 
