@@ -10,7 +10,9 @@ at a new pty on :meth:`~SimulatedPico.replug`, so a host link reconnects to the 
 
 Faults: :meth:`noise` (raw bytes on the line), :meth:`unplug`/:meth:`replug`, :meth:`reboot`
 (a reset: new boot id), :meth:`hang` (the firmware stops: no heartbeats, no watchdog feeding; the
-simulated watchdog then resets it unless disabled), :meth:`unplug_sensor`.
+simulated watchdog then resets it unless disabled), :meth:`unplug_sensor`. A reboot into
+maintenance mode asked by the host leaves it silent (:attr:`maintenance` is set) until
+:meth:`reboot`, as a Pico waiting in its REPL.
 """
 
 from __future__ import annotations
@@ -142,6 +144,8 @@ class _PtyPort:
         if self.fd is None:
             self.dropped += len(data)
             return
+        if self.tap is not None:
+            self.tap(time.monotonic(), bytes(data))
         view = memoryview(data)
         while view:
             try:
@@ -155,15 +159,14 @@ class _PtyPort:
                     return
                 raise
             view = view[n:]
-        if self.tap is not None:
-            self.tap(time.monotonic(), bytes(data))
 
 
 class SimulatedPico:
     """A sensor-bar Pico on a pty, running the real firmware logic in a background thread.
 
-    ``tap`` is called with (``time.monotonic()``, bytes) after every write the firmware makes,
-    for measuring latency. A context manager; :meth:`close` is idempotent.
+    ``tap`` is called with (``time.monotonic()``, bytes) just before each write the firmware
+    makes goes into the pty, for measuring latency; it should only record, not work.
+    A context manager; :meth:`close` is idempotent.
     """
 
     def __init__(self, *, seed: int = 0, heartbeat_ms: int = 500, debounce_ms: int = 20,
@@ -187,6 +190,7 @@ class SimulatedPico:
         self._slave: int | None = None
         self._hung = False
         self._reboot_asked: bool | None = None
+        self.maintenance = threading.Event()
         self.boots = 0
         self.boot_ids: list[int] = []
         self.bar: sensorbar.SensorBar
@@ -242,6 +246,7 @@ class SimulatedPico:
     def _boot(self, cause: int) -> None:
         self.boots += 1
         self._hung = False
+        self.maintenance.clear()
         self._watchdog = (SimWatchdog(self._watchdog_ms) if self._watchdog_ms is not None
                           else None)
         self.bar = sensorbar.SensorBar(
@@ -260,8 +265,14 @@ class SimulatedPico:
                 if self.port.fd is not None and not self._hung:
                     self.bar.service()
                 if self._reboot_asked is not None:
-                    self._reboot_asked = None
+                    maintenance, self._reboot_asked = self._reboot_asked, None
                     self._boot(sensorbar.CAUSE_COMMANDED)
+                    if maintenance:
+                        # The firmware stays out of the way and the REPL waits: no frames, no
+                        # watchdog, until the next reset.
+                        self._hung = True
+                        self._watchdog = None
+                        self.maintenance.set()
                 elif self._watchdog is not None and self._watchdog.expired() and \
                         self.port.fd is not None:
                     self._boot(sensorbar.CAUSE_WATCHDOG)
