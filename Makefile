@@ -23,6 +23,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/replay.py
+	$(BIN)/python bench/bridge.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info
