@@ -317,6 +317,10 @@ class Link:
                 reason = (f"lost {self.port}: {exc}. Was the sensor bar unplugged? "
                           "The link reconnects when it is back")
                 log.warning("%s", reason)
+            except Exception as exc:
+                # A fault of ours must not silently end the reader: report it, reopen, go on.
+                reason = f"internal error on {self.port}: {exc!r}; reopening the port"
+                log.exception("serial reader for %s failed", self.port)
             finally:
                 with self._write_lock, self._lock:
                     self._serial = None

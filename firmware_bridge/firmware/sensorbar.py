@@ -100,9 +100,10 @@ class SensorBar:
                                      self.heartbeat_ms))
 
     def error(self, code, request=0, detail=""):
-        text = detail.encode()[:MAX_DETAIL]
-        text = bytes(c if 0x20 <= c < 0x7F else 0x3F for c in text)
-        self.send(ERROR, struct.pack(">BB", code, request) + text)
+        out = bytearray(struct.pack(">BB", code, request))
+        for c in detail.encode()[:MAX_DETAIL]:
+            out.append(c if 0x20 <= c < 0x7F else 0x3F)
+        self.send(ERROR, bytes(out))
 
     def flags(self, now):
         flags = FLAG_SENSOR_OK if self.sensor_ok else 0
