@@ -25,6 +25,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/replay.py
 	$(BIN)/python bench/display.py
 	$(BIN)/python bench/sim.py
+	$(BIN)/python bench/bridge.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info

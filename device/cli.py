@@ -104,6 +104,64 @@ def _cmd_oled(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+def _cmd_bridge(args: argparse.Namespace) -> int:
+    import dataclasses
+    import queue
+    import time
+
+    from firmware_bridge.errors import BridgeError
+    from firmware_bridge.events import McuBooted, to_json
+    from firmware_bridge.link import BadSetting, Link, LinkTiming
+
+    try:
+        timing = LinkTiming(heartbeat_s=args.heartbeat, mcu_timeout_s=args.timeout)
+        thresholds = _thresholds(args.thresholds) if args.thresholds else None
+    except (BadSetting, ValueError) as exc:
+        print(f"crokiscore bridge: {exc}", file=sys.stderr)
+        return 2
+    try:
+        with Link(args.port, timing=timing) as link:
+            next_counters = time.monotonic() + 1.0
+            while True:
+                try:
+                    event = link.events.get(timeout=max(0.0, next_counters - time.monotonic()))
+                    print(json.dumps(to_json(event)), flush=True)
+                    if isinstance(event, McuBooted) and args.maintenance:
+                        link.reboot(maintenance=True)
+                        print("crokiscore bridge: the sensor bar restarts in maintenance mode; "
+                              "mpremote can reach it until its next reset", file=sys.stderr)
+                        return 0
+                    if isinstance(event, McuBooted) and thresholds:
+                        link.set_thresholds(*thresholds)
+                except queue.Empty:
+                    pass
+                except BridgeError as exc:
+                    print(f"crokiscore bridge: {exc}", file=sys.stderr)
+                if time.monotonic() >= next_counters:
+                    next_counters += 1.0
+                    counters = {"event": "counters", **dataclasses.asdict(link.stats())}
+                    print(json.dumps(counters), flush=True)
+                    if args.status and link.connected:
+                        try:
+                            link.get_status()
+                        except BridgeError as exc:
+                            print(f"crokiscore bridge: {exc}", file=sys.stderr)
+    except KeyboardInterrupt:
+        return 0
+
+
+def _thresholds(text: str) -> tuple[int, int]:
+    touch, _, release = text.partition("/")
+    try:
+        pair = (int(touch), int(release))
+    except ValueError:
+        pair = (0, 0)
+    if not 0 < pair[1] < pair[0] <= 255:
+        raise ValueError(f"--thresholds wants TOUCH/RELEASE counts with 0 < RELEASE < TOUCH "
+                         f"<= 255, such as 12/6, not {text!r}")
+    return pair
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="crokiscore", description="Crokinole scoring appliance.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -131,6 +189,20 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--png", help="also save the frame as a PNG")
     o.add_argument("--zoom", type=int, default=1, help="enlarge the PNG this many times")
     o.set_defaults(func=_cmd_oled)
+    b = sub.add_parser("bridge", help="watch the sensor bar: print its events and the link's "
+                       "counters as JSON lines until Ctrl-C")
+    b.add_argument("--port", required=True,
+                   help="serial device (/dev/serial/by-id/usb-MicroPython_...) or pyserial URL")
+    b.add_argument("--heartbeat", type=float, default=0.5, help="host heartbeat period, seconds")
+    b.add_argument("--timeout", type=float, default=1.5,
+                   help="report the sensor bar lost after this many silent seconds")
+    b.add_argument("--thresholds", metavar="TOUCH/RELEASE",
+                   help="set every quadrant's MPR121 thresholds (e.g. 12/6) at each boot")
+    b.add_argument("--status", action="store_true",
+                   help="ask for the sensor readings every second as well")
+    b.add_argument("--maintenance", action="store_true",
+                   help="restart the sensor bar with its REPL free for mpremote, then exit")
+    b.set_defaults(func=_cmd_bridge)
     return p
 
 
