@@ -55,6 +55,7 @@ class TouchConfig:
     baudrate: int = 115200
     heartbeat_timeout_s: float = 3.0
     channels: tuple[int, int, int, int] = (0, 1, 2, 3)
+    thresholds: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -248,7 +249,7 @@ def parse(data: Mapping[str, Any], source: str = "<config>") -> Config:
     touch = TouchConfig(s.get_str("port", d.touch.port),
                         s.get_int("baudrate", d.touch.baudrate, 1200, 4_000_000),
                         s.get_float("heartbeat_timeout_s", d.touch.heartbeat_timeout_s, 0.1, 60.0),
-                        channels)
+                        channels, _thresholds(s))
     s.finish()
 
     s = top.section("buttons")
@@ -313,6 +314,17 @@ def parse(data: Mapping[str, Any], source: str = "<config>") -> Config:
     if backend == "pi":
         _check_pins(config)
     return config
+
+
+def _thresholds(s: _Section) -> tuple[int, int] | None:
+    raw = s._raw("thresholds", None)
+    if raw is None:
+        return None
+    pair = s.get_list("thresholds", raw, 2, int, 1, 255)
+    if pair[1] >= pair[0]:
+        raise ConfigError(f"[touch] thresholds are [touch, release] with release below touch "
+                          f"(the MPR121 needs hysteresis), got {list(pair)}")
+    return (pair[0], pair[1])
 
 
 def _check_match(match: MatchConfig) -> None:
