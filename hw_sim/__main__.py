@@ -1,6 +1,7 @@
 """``python -m hw_sim``: the simulator's own commands.
 
 ``events``  print one scripted match (JSON lines) of a rule set, deterministic by seed.
+``render``  write camera frames of end-of-round boards with their truth (JSON), for vision.
 """
 
 from __future__ import annotations
@@ -21,6 +22,35 @@ def _events(args: argparse.Namespace) -> int:
     return 0
 
 
+def _render(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from hw_sim.frames import write_frames
+
+    if (args.width is None) != (args.height is None):
+        sys.stderr.write("render: give both --width and --height, or neither\n")
+        return 2
+    index = write_frames(Path(args.out), args.frames, args.seed, width=args.width,
+                         height=args.height, per_rig=args.per_rig)
+    rigs = len({f["rig"] for f in index}) or 1
+    sys.stdout.write(f"wrote {len(index)} frames and {rigs} empty-board frames to {args.out}\n")
+    return 0
+
+
+def _positive(text: str) -> int:
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    return n
+
+
+def _count(text: str) -> int:
+    n = int(text)
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, got {n}")
+    return n
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m hw_sim", description="The hardware simulator.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -29,6 +59,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     e.add_argument("--seed", type=int, default=1)
     e.add_argument("--options", help='rule set options as JSON, e.g. \'{"legs": 2}\'')
     e.set_defaults(func=_events)
+    r = sub.add_parser("render", help="write camera frames of end-of-round boards with truth")
+    r.add_argument("--out", required=True, help="folder for the frames (created if missing)")
+    r.add_argument("--frames", type=_count, default=10, help="round frames to write")
+    r.add_argument("--seed", type=int, default=1)
+    r.add_argument("--width", type=_positive, help="frame width (default: the sensor mode's)")
+    r.add_argument("--height", type=_positive, help="frame height (with --width)")
+    r.add_argument("--per-rig", type=_positive, default=4,
+                   help="round frames per rig (camera, board look, light)")
+    r.set_defaults(func=_render)
     args = p.parse_args(argv)
     return int(args.func(args))
 
