@@ -12,6 +12,7 @@ board geometry, and per disc its position, team, zone and where its top face lan
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import random
@@ -24,7 +25,7 @@ import cv2
 import numpy as np
 
 from hw_sim.discs import BoardState, PlacedDisc
-from hw_sim.lighting import Lighting, Sensor, expose, light
+from hw_sim.lighting import LightField, Lighting, Sensor, expose, light_field
 from hw_sim.look import BoardLook, BoardPicture, board_picture
 from hw_sim.rig import CameraRig
 from hw_sim.solids import Cylinder, paint
@@ -49,16 +50,16 @@ class Scene:
 
     @classmethod
     def random(cls, rng: random.Random, *, width: int | None = None, height: int | None = None,
-               board: Board = STANDARD) -> Scene:
-        return cls(rig=CameraRig.random(rng, width=width, height=height, board=board),
+               mode: str | None = None, board: Board = STANDARD) -> Scene:
+        return cls(rig=CameraRig.random(rng, width=width, height=height, mode=mode, board=board),
                    look=BoardLook.random(rng), lighting=Lighting.random(rng),
                    sensor=Sensor.random(rng), board=board)
 
     def texture_ppm(self) -> float:
-        """Board-picture resolution: about 1.6 texels per frame pixel, in steps of half a pixel
-        per mm (so a rig's frames share one picture), between 0.5 and 2.5."""
+        """Board-picture resolution: at least 1.25 texels per frame pixel, in steps of half a
+        pixel per mm (so rigs of one look mostly share one picture), between 0.5 and 2.5."""
         px_per_mm = 1.0 / self.rig.mm_per_px(0.0)
-        return min(2.5, max(0.5, round(1.6 * px_per_mm * 2) / 2))
+        return min(2.5, max(0.5, math.ceil(1.25 * px_per_mm * 2) / 2))
 
     def disc_base(self, disc: PlacedDisc) -> float:
         """Height of the surface a disc rests on: the playing surface, or the ditch floor."""
@@ -121,18 +122,43 @@ def _solids(state: BoardState, scene: Scene, rng: np.random.Generator) -> list[C
     return solids
 
 
-def render(state: BoardState, scene: Scene, seed: int = 0) -> np.ndarray:
-    """The frame (BGR, uint8, before JPEG) the rig takes of ``state``. The same state, scene and
-    seed always give the same bytes; the seed draws the sensor noise and the discs' figure."""
-    rig = scene.rig
+@dataclass(frozen=True, eq=False)
+class _Backdrop:
+    """What every frame of a scene shares: the empty board before the room light (float32 BGR),
+    the same lit, and the light itself."""
+
+    board: np.ndarray
+    lit: np.ndarray
+    light: LightField
+
+
+@functools.lru_cache(maxsize=2)
+def _backdrop(scene: Scene) -> _Backdrop:
     picture = board_picture(scene.look, scene.board, scene.texture_ppm())
     mapx, mapy = _lookup(scene, picture)
     bg = tuple(float(c) for c in scene.look.background_rgb[::-1])
-    frame = cv2.remap(picture.atlas, mapx, mapy, cv2.INTER_LINEAR,
-                      borderMode=cv2.BORDER_CONSTANT, borderValue=bg)
-    img = frame.astype(np.float32)
-    paint(img, rig, _solids(state, scene, np.random.default_rng([seed, 1])), scene.lighting)
-    light(img, scene.lighting)
+    board = cv2.remap(picture.atlas, mapx, mapy, cv2.INTER_LINEAR,
+                      borderMode=cv2.BORDER_CONSTANT, borderValue=bg).astype(np.float32)
+    light = light_field(scene.lighting, scene.rig.width, scene.rig.height)
+    lit = light.apply(board)
+    board.flags.writeable = lit.flags.writeable = False
+    return _Backdrop(board, lit, light)
+
+
+def render(state: BoardState, scene: Scene, seed: int = 0) -> np.ndarray:
+    """The frame (BGR, uint8, before JPEG) the rig takes of ``state``. The same state, scene and
+    seed always give the same bytes; the seed draws the sensor noise and the discs' figure.
+
+    The lit empty board is shared by a scene's frames; each frame redraws only the boxes around
+    its discs and pegs, then adds blur and sensor noise.
+    """
+    backdrop = _backdrop(scene)
+    solids = _solids(state, scene, np.random.default_rng([seed, 1]))
+    canvas = backdrop.board.copy()
+    boxes = paint(canvas, scene.rig, solids, scene.lighting)
+    img = backdrop.lit.copy()
+    for box in boxes:
+        backdrop.light.apply(canvas, box, out=img)
     return expose(img, scene.sensor, np.random.default_rng([seed, 0]))
 
 

@@ -224,18 +224,24 @@ class CameraRig:
 
     @classmethod
     def random(cls, rng: random.Random, *, width: int | None = None, height: int | None = None,
-               board: Board = STANDARD) -> CameraRig:
-        """A rig as a club might mount it: a Pi camera mode and its lens, hung high enough that
-        the whole ditch is in the frame, a little off centre, tilted and turned.
+               mode: str | None = None, board: Board = STANDARD) -> CameraRig:
+        """A rig as a club might mount it: a Pi camera mode and its lens (``mode``: one of
+        :data:`MODES` by name, else drawn), hung high enough that the whole ditch is in the
+        frame, a little off centre, tilted and turned.
 
         With ``width`` and ``height`` the frame has that size and the lens keeps the mode's
         horizontal field of view.
         """
         if (width is None) != (height is None):
             raise ValueError("give both width and height, or neither")
-        mode = rng.choices(MODES, weights=MODE_WEIGHTS)[0]
-        w, h = (mode.width, mode.height) if width is None or height is None else (width, height)
-        f = mode.focal_px * w / mode.width * rng.uniform(0.97, 1.03)
+        chosen = rng.choices(MODES, weights=MODE_WEIGHTS)[0]
+        if mode is not None:
+            names = {m.name: m for m in MODES}
+            if mode not in names:
+                raise ValueError(f"unknown camera mode {mode!r}; known: {', '.join(names)}")
+            chosen = names[mode]
+        w, h = (width, height) if width and height else (chosen.width, chosen.height)
+        f = chosen.focal_px * w / chosen.width * rng.uniform(0.97, 1.03)
         k1 = rng.uniform(-0.12, 0.02)
         fill = rng.uniform(0.8, 0.95)
         reach = board.ditch_radius + 25.0
@@ -247,7 +253,7 @@ class CameraRig:
             height_mm=f * 2 * reach / (fill * min(w, h)),
             offset_x_mm=rng.uniform(-30, 30), offset_y_mm=rng.uniform(-30, 30),
             yaw_deg=90 * rng.randint(0, 3) + rng.uniform(-12, 12),
-            tilt_deg=rng.uniform(0, 4), tilt_toward_deg=rng.uniform(0, 360), mode=mode.name)
+            tilt_deg=rng.uniform(0, 4), tilt_toward_deg=rng.uniform(0, 360), mode=chosen.name)
         while not rig.sees_circle(reach, margin_px=4):
             rig = cls(**{**asdict(rig), "height_mm": rig.height_mm * 1.04})
         return rig

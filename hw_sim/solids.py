@@ -161,9 +161,11 @@ def draw(img: np.ndarray, rig: CameraRig, cyl: Cylinder, lighting: Lighting, box
     roi += (body[..., None] * (colour - roi)).astype(np.float32)
 
 
-def paint(img: np.ndarray, rig: CameraRig, solids: list[Cylinder], lighting: Lighting) -> None:
+def paint(img: np.ndarray, rig: CameraRig, solids: list[Cylinder], lighting: Lighting
+          ) -> list[Box]:
     """Shadows first, then the solids from the outside in, so a solid nearer the point under the
-    camera hides the side of one further out, as it does in a real frame."""
+    camera hides the side of one further out, as it does in a real frame. Returns the boxes it
+    may have changed."""
     c = rig.centre_mm()
     placed = []
     for cyl in solids:
@@ -175,3 +177,4 @@ def paint(img: np.ndarray, rig: CameraRig, solids: list[Cylinder], lighting: Lig
     placed.sort(key=lambda p: -math.hypot(p[0].x - c[0], p[0].y - c[1]))
     for cyl, box, rays in placed:
         draw(img, rig, cyl, lighting, box, rays)
+    return [box for _, box, _ in placed]
