@@ -128,10 +128,11 @@ class BoardLook:
         """A board a club might own: mostly wood from pale to dark, sometimes painted."""
         wood = rng.random() < 0.8
         surface = _jitter(rng, rng.choice(WOODS) if wood else rng.choice(PAINTS), 0.08)
-        dark_surface = luma(surface) < 110
-        line = (235, 225, 200) if dark_surface and rng.random() < 0.7 else \
-            _jitter(rng, rng.choice(((24, 22, 24), (20, 20, 20), (90, 30, 24), (30, 40, 80))),
-                    0.2)
+        line = _jitter(rng, rng.choice(((24, 22, 24), (20, 20, 20), (90, 30, 24), (30, 40, 80))),
+                       0.2)
+        if abs(luma(line) - luma(surface)) < 80:  # boards are painted to be read
+            line = _jitter(rng, (236, 226, 200), 0.05) if luma(surface) < 128 else \
+                _jitter(rng, (22, 20, 22), 0.2)
         rail = _jitter(rng, rng.choice(((46, 32, 26), (30, 26, 24), (90, 56, 34),
                                         (150, 100, 60))), 0.1)
         discs = _disc_set(rng, surface)
@@ -226,7 +227,8 @@ def wood(rng: np.random.Generator, size: int, ppm: float, angle_deg: float, spac
     fibres = _noise(rng, size, ppm, (0.8, 40.0), angle_deg)
     plank = np.floor(across / plank_mm).astype(np.int32)
     tones = rng.normal(0.0, 0.05, 64).astype(np.float32)
-    shade = 1.0 + tones[plank % 64] - 0.55 * (streak - 0.25) + 0.12 * fibres
+    tone = _noise(rng, size, ppm, (50.0, 250.0), angle_deg)  # broad light and dark figure
+    shade = 1.0 + tones[plank % 64] + 0.1 * tone - 0.55 * (streak - 0.25) + 0.12 * fibres
     return shade.astype(np.float32)
 
 
