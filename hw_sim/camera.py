@@ -28,7 +28,7 @@ from hw_sim.discs import BoardState, PlacedDisc
 from hw_sim.lighting import LightField, Lighting, Sensor, expose, light_field
 from hw_sim.look import BoardLook, BoardPicture, board_picture
 from hw_sim.rig import CameraRig
-from hw_sim.solids import Cylinder, paint
+from hw_sim.solids import Cylinder, paint, place
 from rules.board import STANDARD, Board
 from rules.errors import CrokiscoreError
 
@@ -113,6 +113,11 @@ def _solids(state: BoardState, scene: Scene, rng: np.random.Generator) -> list[C
         if disc.team not in (0, 1):
             raise ValueError(f"disc at ({disc.x_mm}, {disc.y_mm}) has team {disc.team}; "
                              "teams are 0 and 1")
+        if not disc.r <= board.ditch_radius - board.disc_radius + 1.0:  # also catches NaN
+            raise ValueError(
+                f"disc at ({disc.x_mm}, {disc.y_mm}) is {disc.r:.1f} mm from the centre, beyond "
+                f"the ditch (a disc's centre stays within {board.ditch_radius} - "
+                f"{board.disc_radius} mm); a settled board has no such disc")
         top = np.array(look.team_rgb(disc.team)[::-1], np.float64) * rng.uniform(0.94, 1.06)
         solids.append(Cylinder(
             disc.x_mm, disc.y_mm, scene.disc_base(disc), board.disc_thickness, board.disc_radius,
@@ -124,8 +129,8 @@ def _solids(state: BoardState, scene: Scene, rng: np.random.Generator) -> list[C
 
 @dataclass(frozen=True, eq=False)
 class _Backdrop:
-    """What every frame of a scene shares: the empty board before the room light (float32 BGR),
-    the same lit, and the light itself."""
+    """What every frame of a scene shares: the empty board before the room light (BGR uint8),
+    the same lit (float32), and the light itself."""
 
     board: np.ndarray
     lit: np.ndarray
@@ -138,9 +143,9 @@ def _backdrop(scene: Scene) -> _Backdrop:
     mapx, mapy = _lookup(scene, picture)
     bg = tuple(float(c) for c in scene.look.background_rgb[::-1])
     board = cv2.remap(picture.atlas, mapx, mapy, cv2.INTER_LINEAR,
-                      borderMode=cv2.BORDER_CONSTANT, borderValue=bg).astype(np.float32)
+                      borderMode=cv2.BORDER_CONSTANT, borderValue=bg)
     light = light_field(scene.lighting, scene.rig.width, scene.rig.height)
-    lit = light.apply(board)
+    lit = light.apply(board.astype(np.float32))
     board.flags.writeable = lit.flags.writeable = False
     return _Backdrop(board, lit, light)
 
@@ -150,15 +155,19 @@ def render(state: BoardState, scene: Scene, seed: int = 0) -> np.ndarray:
     seed always give the same bytes; the seed draws the sensor noise and the discs' figure.
 
     The lit empty board is shared by a scene's frames; each frame redraws only the boxes around
-    its discs and pegs, then adds blur and sensor noise.
+    its discs and pegs (on a canvas filled only there), then adds blur and sensor noise.
     """
     backdrop = _backdrop(scene)
     solids = _solids(state, scene, np.random.default_rng([seed, 1]))
-    canvas = backdrop.board.copy()
-    boxes = paint(canvas, scene.rig, solids, scene.lighting)
+    placed = place(scene.rig, solids, scene.lighting)
+    canvas = np.empty(backdrop.board.shape, np.float32)
+    for p in placed:
+        c0, r0, c1, r1 = p.box
+        canvas[r0:r1, c0:c1] = backdrop.board[r0:r1, c0:c1]
+    paint(canvas, scene.rig, placed, scene.lighting)
     img = backdrop.lit.copy()
-    for box in boxes:
-        backdrop.light.apply(canvas, box, out=img)
+    for p in placed:
+        backdrop.light.apply(canvas, p.box, out=img)
     return expose(img, scene.sensor, np.random.default_rng([seed, 0]))
 
 

@@ -161,20 +161,31 @@ def draw(img: np.ndarray, rig: CameraRig, cyl: Cylinder, lighting: Lighting, box
     roi += (body[..., None] * (colour - roi)).astype(np.float32)
 
 
-def paint(img: np.ndarray, rig: CameraRig, solids: list[Cylinder], lighting: Lighting
-          ) -> list[Box]:
-    """Shadows first, then the solids from the outside in, so a solid nearer the point under the
-    camera hides the side of one further out, as it does in a real frame. Returns the boxes it
-    may have changed."""
-    c = rig.centre_mm()
+@dataclass(frozen=True, eq=False)
+class Placed:
+    """A solid in a frame: the pixel box it may change and the rays of that box's pixels."""
+
+    cyl: Cylinder
+    box: Box
+    rays: np.ndarray
+
+
+def place(rig: CameraRig, solids: list[Cylinder], lighting: Lighting) -> list[Placed]:
+    """The solids that show in the frame, with their boxes."""
     placed = []
     for cyl in solids:
         box = footprint(rig, cyl, lighting)
         if box is not None:
-            placed.append((cyl, box, box_rays(rig, box)))
-    for cyl, box, rays in placed:
-        cast_shadow(img, rig, cyl, lighting, box, rays)
-    placed.sort(key=lambda p: -math.hypot(p[0].x - c[0], p[0].y - c[1]))
-    for cyl, box, rays in placed:
-        draw(img, rig, cyl, lighting, box, rays)
-    return [box for _, box, _ in placed]
+            placed.append(Placed(cyl, box, box_rays(rig, box)))
+    return placed
+
+
+def paint(img: np.ndarray, rig: CameraRig, placed: list[Placed], lighting: Lighting) -> None:
+    """Shadows first, then the solids from the outside in, so a solid nearer the point under the
+    camera hides the side of one further out, as it does in a real frame. Only the solids' boxes
+    of ``img`` are read or written."""
+    c = rig.centre_mm()
+    for p in placed:
+        cast_shadow(img, rig, p.cyl, lighting, p.box, p.rays)
+    for p in sorted(placed, key=lambda p: -math.hypot(p.cyl.x - c[0], p.cyl.y - c[1])):
+        draw(img, rig, p.cyl, lighting, p.box, p.rays)

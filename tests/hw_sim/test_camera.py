@@ -160,7 +160,12 @@ def test_truth_is_json_ready_and_says_what_the_rules_say():
     assert t["totals"] == list(state.totals(B))
 
 
-def test_a_disc_of_no_team_is_refused():
+@pytest.mark.parametrize(("disc", "message"), [
+    (PlacedDisc(0.0, 100.0, 2), "team 2"),
+    (PlacedDisc(0.0, 400.0, 1), "beyond the ditch"),
+    (PlacedDisc(float("nan"), 0.0, 0), "beyond the ditch"),
+])
+def test_impossible_discs_are_refused_by_name(disc, message):
     scene = random_scene(1, width=320, height=240)
-    with pytest.raises(ValueError, match="team 2"):
-        render(BoardState((PlacedDisc(0.0, 100.0, 2),)), scene)
+    with pytest.raises(ValueError, match=message):
+        render(BoardState((disc,)), scene)
