@@ -30,8 +30,16 @@ def _render(args: argparse.Namespace) -> int:
     if (args.width is None) != (args.height is None):
         sys.stderr.write("render: give both --width and --height, or neither\n")
         return 2
-    index = write_frames(Path(args.out), args.frames, args.seed, width=args.width,
-                         height=args.height, per_rig=args.per_rig)
+    try:
+        index = write_frames(Path(args.out), args.frames, args.seed, width=args.width,
+                             height=args.height, per_rig=args.per_rig)
+    except OSError as e:
+        sys.stderr.write(f"render: cannot write the frames to {args.out}: {e.strerror or e}; "
+                         "choose a writable --out folder\n")
+        return 1
+    except ValueError as e:
+        sys.stderr.write(f"render: {e}\n")
+        return 2
     rigs = len({f["rig"] for f in index}) or 1
     sys.stdout.write(f"wrote {len(index)} frames and {rigs} empty-board frames to {args.out}\n")
     return 0

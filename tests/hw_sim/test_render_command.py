@@ -49,5 +49,15 @@ def test_render_is_deterministic_by_seed(tmp_path):
 def test_render_needs_both_width_and_height(tmp_path, capsys):
     assert main(["render", "--out", str(tmp_path), "--width", "240"]) == 2
     assert "both --width and --height" in capsys.readouterr().err
+    assert main(["render", "--out", str(tmp_path), "--width", "8", "--height", "8"]) == 2
+    assert "at least 16x16" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["render", "--out", str(tmp_path), "--frames", "-1"])
+
+
+def test_render_says_when_it_cannot_write(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert main(["render", "--out", str(blocker / "frames"), "--width", "64", "--height", "48",
+                 "--frames", "1"]) == 1
+    assert "cannot write the frames" in capsys.readouterr().err
