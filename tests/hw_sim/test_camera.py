@@ -11,7 +11,7 @@ from hw_sim.camera import Scene, render, truth
 from hw_sim.discs import BoardState, PlacedDisc
 from hw_sim.layouts import end_of_round
 from hw_sim.lighting import Lighting, Sensor
-from hw_sim.look import DISC_SETS, BoardLook, board_picture
+from hw_sim.look import DISC_SETS, BoardLook, DiscSet, board_picture
 from hw_sim.rig import CameraRig
 from rules.board import STANDARD as B
 
@@ -35,6 +35,13 @@ def luma(bgr):
     return 0.114 * bgr[..., 0] + 0.587 * bgr[..., 1] + 0.299 * bgr[..., 2]
 
 
+def centroid(weight, u0, v0):
+    """The weighted centroid of a window whose top-left pixel is (u0, v0)."""
+    v, u = np.mgrid[:weight.shape[0], :weight.shape[1]]
+    total = weight.sum()
+    return np.array([u0 + (u * weight).sum() / total, v0 + (v * weight).sum() / total])
+
+
 def disc_mask(shape, pixel, radius):
     v, u = np.mgrid[:shape[0], :shape[1]]
     return np.hypot(u - pixel[0], v - pixel[1]) < radius
@@ -52,11 +59,8 @@ def test_the_board_lands_where_the_camera_model_says(seed):
     # the hole: the centroid of its dark pixels is the projected centre
     (cu, cv), = rig.project(np.array([[0.0, 0.0, 0.0]]))
     u0, v0 = int(cu) - 30, int(cv) - 30
-    win = luma(img[v0:v0 + 61, u0:u0 + 61])
-    dark = (win < 60).astype(np.float64)
-    v, u = np.mgrid[:61, :61]
-    centroid = (u0 + (u * dark).sum() / dark.sum(), v0 + (v * dark).sum() / dark.sum())
-    assert math.dist(centroid, (cu, cv)) < 0.25
+    dark = np.clip((170 - luma(img[v0:v0 + 61, u0:u0 + 61])) / 150, 0, 1)  # hole 1, wood 0
+    assert math.dist(centroid(dark, u0, v0), (cu, cv)) < 0.1
     # the outer line: dark where projected, wood 6 mm either side (away from the pegs)
     a = np.radians(np.arange(0, 360, 7.5) + 3.0)
     ring = lambda r: np.stack([r * np.cos(a), r * np.sin(a), np.zeros_like(a)], axis=-1)  # noqa: E731
@@ -108,8 +112,8 @@ def test_top_face_is_shifted_outward_by_parallax():
     further out than its foot would, as the pinhole model says, and the image agrees, with the
     side facing the camera showing between them."""
     rig = CameraRig(2028, 1520, 1976.0, 1976.0, 1014.0, 760.0, height_mm=1200.0)
-    look = replace(BoardLook(), ditch_rgb=(30, 30, 30), ditch_depth_mm=10.0,
-                   discs=DISC_SETS[0])
+    plain = DiscSet("plain", (40, 40, 40), (230, 220, 190), grain=0.0)  # no figure to bias
+    look = replace(BoardLook(), ditch_rgb=(30, 30, 30), ditch_depth_mm=10.0, discs=plain)
     scene = Scene(rig, look, Lighting(), CLEAN)
     state = BoardState((PlacedDisc(355.0, 0.0, 1), PlacedDisc(0.0, -355.0, 1)))
     img = render(state, scene)
@@ -120,13 +124,12 @@ def test_top_face_is_shifted_outward_by_parallax():
         assert expected == pytest.approx(4.6, abs=0.1)
         assert shift == pytest.approx([ux * expected, uy * expected], abs=2e-3)  # 3 decimals
         # the image: the centroid of the bright top face is the top's projection
-        u0, v0 = int(d["pixel"][0]) - 25, int(d["pixel"][1]) - 25
-        win = luma(img[v0:v0 + 51, u0:u0 + 51])
-        w = (win > 0.75 * luma(look.discs.light_rgb[::-1])).astype(np.float64)
-        v, u = np.mgrid[:51, :51]
-        centroid = np.array([u0 + (u * w).sum() / w.sum(), v0 + (v * w).sum() / w.sum()])
-        assert np.linalg.norm(centroid - d["pixel"]) < 0.25
-        assert np.linalg.norm(centroid - d["base_pixel"]) > 4.0
+        u0, v0 = int(d["pixel"][0]) - 40, int(d["pixel"][1]) - 40  # the disc is 53 px across
+        top = luma(look.discs.light_rgb[::-1])
+        face = np.clip((luma(img[v0:v0 + 81, u0:u0 + 81]) - 0.8 * top) / (0.15 * top), 0, 1)
+        seen = centroid(face, u0, v0)
+        assert np.linalg.norm(seen - d["pixel"]) < 0.08
+        assert np.linalg.norm(seen - d["base_pixel"]) > 4.4
         # the side facing the camera shows as a band between the top face and the foot
         inward = np.array(d["pixel"]) - np.array([ux, uy]) * (d["radius_px"] + 2.0)
         outward = np.array(d["pixel"]) + np.array([ux, uy]) * (d["radius_px"] + 2.0)
