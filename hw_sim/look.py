@@ -283,25 +283,39 @@ def _numeral(img: np.ndarray, text: str, x: float, y: float, up_deg: float, heig
     patch += (mask.astype(np.float32) / 255.0)[..., None] * (colour - patch)
 
 
-def _numerals(img: np.ndarray, look: BoardLook, board: Board, ppm: float, extent: float) -> None:
+@dataclass(frozen=True)
+class Numeral:
+    """A printed value: ``text`` centred at board (x, y), its top toward board angle ``up_deg``."""
+
+    text: str
+    x: float
+    y: float
+    up_deg: float
+    height_mm: float
+
+
+def numerals(look: BoardLook, board: Board) -> tuple[Numeral, ...]:
+    """Where a board prints its values: 5, 10 and 15 on the four seat axes just inside their
+    lines, and 20 beside the hole on either side, reading from the nearest seat (top toward the
+    centre) or, on some boards, from the centre."""
     h = look.numeral_height_mm
     half = board.line_width / 2
     gap = 6.0
-    places = (("5", board.outer_radius - half - gap - h / 2),
-              ("10", board.ten_radius - half - gap - h / 2),
-              ("15", board.fifteen_radius - half - gap - h / 2))
+    places = [(text, radius - half - gap - h / 2, a, h)
+              for text, radius in (("5", board.outer_radius), ("10", board.ten_radius),
+                                   ("15", board.fifteen_radius))
+              for a in (0.0, 90.0, 180.0, 270.0)]
+    places += [("20", board.hole_diameter / 2 + 4.0 + h * 0.45, a, h * 0.9) for a in (90.0, 270.0)]
+    return tuple(
+        Numeral(text, r * math.cos(math.radians(a)), r * math.sin(math.radians(a)),
+                (a + 180.0) % 360.0 if look.numerals_face_centre else a, height)
+        for text, r, a, height in places)
+
+
+def _numerals(img: np.ndarray, look: BoardLook, board: Board, ppm: float, extent: float) -> None:
     colour = _bgr(look.numeral_rgb)
-    for text, r in places:
-        for k in range(4):
-            a = 90.0 * k
-            up = a + 180.0 if look.numerals_face_centre else a
-            _numeral(img, text, r * math.cos(math.radians(a)), r * math.sin(math.radians(a)),
-                     up, h, colour, ppm, extent)
-    r20 = board.hole_diameter / 2 + 4.0 + h * 0.45
-    for a in (90.0, 270.0):
-        up = a + 180.0 if look.numerals_face_centre else a
-        _numeral(img, "20", r20 * math.cos(math.radians(a)), r20 * math.sin(math.radians(a)),
-                 up, h * 0.9, colour, ppm, extent)
+    for n in numerals(look, board):
+        _numeral(img, n.text, n.x, n.y, n.up_deg, n.height_mm, colour, ppm, extent)
 
 
 def rail_outer(look: BoardLook, board: Board, x: np.ndarray, y: np.ndarray) -> np.ndarray:
