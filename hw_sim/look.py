@@ -379,7 +379,7 @@ def board_picture(look: BoardLook, board: Board, ppm: float) -> BoardPicture:
     _paint(img, _coverage(r - board.ditch_radius, ppm), _bgr(look.rail_rgb) * 0.5)
 
     # the rail top (its rounded inner edge a little darker) and the room beyond it
-    rail_shade = wood(rng, size, ppm, 90.0 * float(rng.integers(0, 2)), 4.0, 1e6)
+    rail_shade = shade.T  # the surface's figure turned across: the rail is other boards
     rail_shade = (1.0 + 0.15 * (rail_shade - 1.0)) * (
         0.8 + 0.2 * np.clip((r - board.ditch_radius) / 3.0, 0.0, 1.0))
     outer = _coverage(board.ditch_radius + look.rail_width_mm - rail_outer(look, board, x, y),
@@ -387,6 +387,6 @@ def board_picture(look: BoardLook, board: Board, ppm: float) -> BoardPicture:
     top = np.empty_like(img)
     top[:] = _bgr(look.background_rgb)
     _paint(top, outer, _bgr(look.rail_rgb), rail_shade)
-    atlas = cv2.convertScaleAbs(np.concatenate([img, top], axis=1))
+    atlas = np.concatenate([cv2.convertScaleAbs(img), cv2.convertScaleAbs(top)], axis=1)
     atlas.flags.writeable = False
     return BoardPicture(atlas=atlas, ppm=ppm, extent=extent)
