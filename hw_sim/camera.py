@@ -51,6 +51,8 @@ class Scene:
     @classmethod
     def random(cls, rng: random.Random, *, width: int | None = None, height: int | None = None,
                mode: str | None = None, board: Board = STANDARD) -> Scene:
+        """A club's set-up drawn from ``rng``: rig (see :meth:`CameraRig.random` for ``width``,
+        ``height`` and ``mode``), board look, room light and sensor."""
         return cls(rig=CameraRig.random(rng, width=width, height=height, mode=mode, board=board),
                    look=BoardLook.random(rng), lighting=Lighting.random(rng),
                    sensor=Sensor.random(rng), board=board)
@@ -116,8 +118,8 @@ def _solids(state: BoardState, scene: Scene, rng: np.random.Generator) -> list[C
         if not disc.r <= board.ditch_radius - board.disc_radius + 1.0:  # also catches NaN
             raise ValueError(
                 f"disc at ({disc.x_mm}, {disc.y_mm}) is {disc.r:.1f} mm from the centre, beyond "
-                f"the ditch (a disc's centre stays within {board.ditch_radius} - "
-                f"{board.disc_radius} mm); a settled board has no such disc")
+                f"the ditch: a disc's centre rests at most "
+                f"{board.ditch_radius - board.disc_radius:g} mm out")
         top = np.array(look.team_rgb(disc.team)[::-1], np.float64) * rng.uniform(0.94, 1.06)
         solids.append(Cylinder(
             disc.x_mm, disc.y_mm, scene.disc_base(disc), board.disc_thickness, board.disc_radius,
