@@ -1,11 +1,11 @@
 """Discs and pegs in 3D: upright cylinders, drawn by following each pixel's ray.
 
 A disc is 9.5 mm thick and a camera a metre up sees its top face shifted outward by a few mm, with
-a sliver of its side showing on the far edge. Vision must correct that parallax, so the renderer
-must get it exactly right: every pixel near a solid works out where its ray passes the cylinder
-(nearest approach, top face, side), which gives exact, anti-aliased outlines, the top face at its
-true height and the side band where it really shows. Shadows are worked out the same way on the
-ground below.
+a sliver of the side that faces the camera showing between top and foot. Vision must correct that
+parallax, so the renderer must get it exactly right: every pixel near a solid works out where its
+ray passes the cylinder (nearest approach, top face, side), which gives exact, anti-aliased
+outlines, the top face at its true height and the side band where it really shows. Shadows are
+worked out the same way on the ground below.
 """
 
 from __future__ import annotations
