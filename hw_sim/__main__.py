@@ -41,7 +41,8 @@ def _render(args: argparse.Namespace) -> int:
         sys.stderr.write(f"render: {e}\n")
         return 2
     rigs = len({f["rig"] for f in index}) or 1
-    sys.stdout.write(f"wrote {len(index)} frames and {rigs} empty-board frames to {args.out}\n")
+    sys.stdout.write(f"{args.out}: {len(index)} round frames, {rigs} empty-board frames "
+                     "(for calibration), each with its truth JSON; index.json lists them\n")
     return 0
 
 

@@ -14,7 +14,7 @@ def run(tmp_path, *extra):
 
 def test_render_writes_frames_with_truth_and_an_empty_frame_per_rig(tmp_path, capsys):
     assert run(tmp_path, "--frames", "3", "--per-rig", "2") == 0
-    assert "3 frames" in capsys.readouterr().out
+    assert "3 round frames, 2 empty-board frames" in capsys.readouterr().out
     index = json.loads((tmp_path / "index.json").read_text())
     assert [f["image"] for f in index] == ["frame0000.jpg", "frame0001.jpg", "frame0002.jpg"]
     assert [f["rig"] for f in index] == [0, 0, 1]
