@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 import cv2
@@ -59,8 +59,10 @@ def luma(rgb: RGB) -> float:
 
 
 def _jitter(rng: random.Random, rgb: RGB, amount: float) -> RGB:
+    """The colour a little lighter or darker, and a little off in hue."""
     s = rng.uniform(1 - amount, 1 + amount)
-    return tuple(int(min(255, max(0, c * s * rng.uniform(0.96, 1.04)))) for c in rgb)  # type: ignore[return-value]
+    r, g, b = (int(min(255, max(0, c * s * rng.uniform(0.96, 1.04)))) for c in rgb)
+    return r, g, b
 
 
 def _disc_set(rng: random.Random, surface: RGB) -> DiscSet:
@@ -69,14 +71,10 @@ def _disc_set(rng: random.Random, surface: RGB) -> DiscSet:
     rng.shuffle(sets)
     for base in sets:
         dark, light = _jitter(rng, base.dark_rgb, 0.08), _jitter(rng, base.light_rgb, 0.05)
-        if luma(dark) < luma(light) and min(_distance(dark, surface),
-                                            _distance(light, surface)) >= 60:
+        if luma(dark) < luma(light) and min(math.dist(dark, surface),
+                                            math.dist(light, surface)) >= 60:
             return DiscSet(base.name, dark, light, base.grain)
     return DiscSet("black-white", (30, 30, 32), (236, 234, 226), 0.0)
-
-
-def _distance(a: RGB, b: RGB) -> float:
-    return math.dist(a, b)
 
 
 @dataclass(frozen=True)
@@ -120,7 +118,6 @@ class BoardLook:
         return self.discs.dark_rgb if team == 0 else self.discs.light_rgb
 
     def to_json(self) -> dict[str, Any]:
-        from dataclasses import asdict
         return asdict(self)
 
     @classmethod
