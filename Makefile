@@ -26,6 +26,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/display.py
 	$(BIN)/python bench/sim.py
 	$(BIN)/python bench/bridge.py
+	$(BIN)/python bench/render.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info

@@ -3,6 +3,7 @@
 ``events``  print one scripted match (JSON lines) of a rule set, deterministic by seed.
 ``play``    play one match on the simulated board; print its true events (JSON lines, each with
             its simulated time as ``ts``), or with ``--timeline`` what the hardware reports.
+``render``  write camera frames of end-of-round boards with their truth (JSON), for vision.
 """
 
 from __future__ import annotations
@@ -33,6 +34,44 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _render(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from hw_sim.frames import write_frames
+
+    if (args.width is None) != (args.height is None):
+        sys.stderr.write("render: give both --width and --height, or neither\n")
+        return 2
+    try:
+        index = write_frames(Path(args.out), args.frames, args.seed, width=args.width,
+                             height=args.height, per_rig=args.per_rig)
+    except OSError as e:
+        sys.stderr.write(f"render: cannot write the frames to {args.out}: {e.strerror or e}; "
+                         "choose a writable --out folder\n")
+        return 1
+    except ValueError as e:
+        sys.stderr.write(f"render: {e}\n")
+        return 2
+    rigs = len({f["rig"] for f in index}) or 1
+    sys.stdout.write(f"{args.out}: {len(index)} round frames, {rigs} empty-board frames "
+                     "(for calibration), each with its truth JSON; index.json lists them\n")
+    return 0
+
+
+def _positive(text: str) -> int:
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    return n
+
+
+def _count(text: str) -> int:
+    n = int(text)
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, got {n}")
+    return n
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m hw_sim", description="The hardware simulator.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -48,6 +87,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     pl.add_argument("--timeline", action="store_true",
                     help="print the sensor timeline instead of the true events")
     pl.set_defaults(func=_play)
+    r = sub.add_parser("render", help="write camera frames of end-of-round boards with truth")
+    r.add_argument("--out", required=True, help="folder for the frames (created if missing)")
+    r.add_argument("--frames", type=_count, default=10, help="round frames to write")
+    r.add_argument("--seed", type=int, default=1)
+    r.add_argument("--width", type=_positive, help="frame width (default: the sensor mode's)")
+    r.add_argument("--height", type=_positive, help="frame height (with --width)")
+    r.add_argument("--per-rig", type=_positive, default=4,
+                   help="round frames per rig (camera, board look, light)")
+    r.set_defaults(func=_render)
     args = p.parse_args(argv)
     return int(args.func(args))
 

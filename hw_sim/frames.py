@@ -1,0 +1,75 @@
+"""``python -m hw_sim render``: frames of end-of-round boards with their truth, for vision.
+
+A club's camera hangs over one board for months, and vision calibrates once from a frame of the
+empty board, so frames come in rigs: each rig (camera, board look, room light) gets an empty-board
+frame and then several rounds. Files written to the output folder::
+
+    rig00_empty.jpg  rig00_empty.json      the empty board, for calibration
+    frame0000.jpg    frame0000.json        a round's end, with its truth
+    index.json                             every frame with its rig and empty frame
+
+Each JSON holds the camera (matrix, distortion, pose, resolution), the board geometry, the look,
+light and sensor, and per disc x_mm, y_mm, team, zone and where its top face shows in the frame
+(see :func:`hw_sim.camera.truth`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import random
+from pathlib import Path
+from typing import Any
+
+from hw_sim import layouts
+from hw_sim.camera import Scene, encode_jpeg, render, truth
+from hw_sim.discs import BoardState
+from rules.board import STANDARD, Board
+
+log = logging.getLogger(__name__)
+
+
+def end_of_round_board(rng: random.Random, board: Board = STANDARD) -> BoardState:
+    """Where the render command's boards come from: the one place to switch from the layout
+    generator to boards left by simulated play."""
+    return layouts.end_of_round(rng, board)
+
+
+def _write(out: Path, name: str, state: BoardState, scene: Scene, seed: int,
+           extra: dict[str, Any]) -> None:
+    frame = render(state, scene, seed=seed)
+    (out / f"{name}.jpg").write_bytes(encode_jpeg(frame, scene.sensor.jpeg_quality))
+    record = {"image": f"{name}.jpg", **extra, "seed": seed, **truth(state, scene)}
+    (out / f"{name}.json").write_text(json.dumps(record, indent=1) + "\n")
+
+
+def write_frames(out: Path, frames: int, seed: int, *, width: int | None = None,
+                 height: int | None = None, per_rig: int = 4,
+                 board: Board = STANDARD) -> list[dict[str, Any]]:
+    """Writes ``frames`` round frames (a new rig every ``per_rig``) and an empty-board frame per
+    rig (at least one) into ``out``; returns the index it also writes as ``index.json``."""
+    if frames < 0:
+        raise ValueError(f"the number of frames must not be negative, got {frames}")
+    if per_rig < 1:
+        raise ValueError(f"frames per rig must be at least 1, got {per_rig}")
+    out.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    index: list[dict[str, Any]] = []
+    rigs = max(1, math.ceil(frames / per_rig))
+    for rig in range(rigs):
+        scene = Scene.random(rng, width=width, height=height, board=board)
+        empty = f"rig{rig:02d}_empty"
+        _write(out, empty, BoardState(), scene, rng.randrange(2**31),
+               {"kind": "empty", "rig": rig})
+        log.info("rig %d: %s %dx%d", rig, scene.rig.mode, scene.rig.width, scene.rig.height)
+        for i in range(rig * per_rig, min(frames, (rig + 1) * per_rig)):
+            name = f"frame{i:04d}"
+            state = end_of_round_board(rng, board)
+            _write(out, name, state, scene, rng.randrange(2**31),
+                   {"kind": "round", "rig": rig, "empty": f"{empty}.jpg"})
+            index.append({"image": f"{name}.jpg", "truth": f"{name}.json", "rig": rig,
+                          "empty": f"{empty}.jpg", "empty_truth": f"{empty}.json",
+                          "discs": len(state.discs)})
+    (out / "index.json").write_text(json.dumps(index, indent=1) + "\n")
+    return index
