@@ -44,7 +44,7 @@ def _render(args: argparse.Namespace) -> int:
         return 2
     try:
         index = write_frames(Path(args.out), args.frames, args.seed, width=args.width,
-                             height=args.height, per_rig=args.per_rig)
+                             height=args.height, per_rig=args.per_rig, boards=args.boards)
     except OSError as e:
         sys.stderr.write(f"render: cannot write the frames to {args.out}: {e.strerror or e}; "
                          "choose a writable --out folder\n")
@@ -95,6 +95,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     r.add_argument("--height", type=_positive, help="frame height (with --width)")
     r.add_argument("--per-rig", type=_positive, default=4,
                    help="round frames per rig (camera, board look, light)")
+    r.add_argument("--boards", choices=("play", "layouts"), default="play",
+                   help="boards left by simulated matches (default), or crowded generated "
+                   "layouts that stress the vision")
     r.set_defaults(func=_render)
     args = p.parse_args(argv)
     return int(args.func(args))

@@ -30,10 +30,22 @@ from rules.board import STANDARD, Board
 log = logging.getLogger(__name__)
 
 
-def end_of_round_board(rng: random.Random, board: Board = STANDARD) -> BoardState:
-    """Where the render command's boards come from: the one place to switch from the layout
-    generator to boards left by simulated play."""
-    return layouts.end_of_round(rng, board)
+BOARD_SOURCES = ("play", "layouts")
+
+
+def end_of_round_states(source: str, frames: int, seed: int,
+                        board: Board = STANDARD) -> list[BoardState]:
+    """The boards to draw: left by simulated matches (``play``: physics and players, what a club
+    really leaves on a board), or from the layout generator (``layouts``: crowded boards with
+    many discs touching lines, pegs and each other, to stress the vision)."""
+    if source == "play":
+        from hw_sim.scenario import end_of_round_boards
+
+        return [b.state for b in end_of_round_boards(frames, seed, board=board)]
+    if source == "layouts":
+        rng = random.Random(seed)
+        return [layouts.end_of_round(rng, board) for _ in range(frames)]
+    raise ValueError(f"boards come from one of {', '.join(BOARD_SOURCES)}, not {source!r}")
 
 
 def _write(out: Path, name: str, state: BoardState, scene: Scene, seed: int,
@@ -45,7 +57,7 @@ def _write(out: Path, name: str, state: BoardState, scene: Scene, seed: int,
 
 
 def write_frames(out: Path, frames: int, seed: int, *, width: int | None = None,
-                 height: int | None = None, per_rig: int = 4,
+                 height: int | None = None, per_rig: int = 4, boards: str = "play",
                  board: Board = STANDARD) -> list[dict[str, Any]]:
     """Writes ``frames`` round frames (a new rig every ``per_rig``) and an empty-board frame per
     rig (at least one) into ``out``; returns the index it also writes as ``index.json``."""
@@ -53,6 +65,7 @@ def write_frames(out: Path, frames: int, seed: int, *, width: int | None = None,
         raise ValueError(f"the number of frames must not be negative, got {frames}")
     if per_rig < 1:
         raise ValueError(f"frames per rig must be at least 1, got {per_rig}")
+    states = end_of_round_states(boards, frames, seed, board)
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     index: list[dict[str, Any]] = []
@@ -65,7 +78,7 @@ def write_frames(out: Path, frames: int, seed: int, *, width: int | None = None,
         log.info("rig %d: %s %dx%d", rig, scene.rig.mode, scene.rig.width, scene.rig.height)
         for i in range(rig * per_rig, min(frames, (rig + 1) * per_rig)):
             name = f"frame{i:04d}"
-            state = end_of_round_board(rng, board)
+            state = states[i]
             _write(out, name, state, scene, rng.randrange(2**31),
                    {"kind": "round", "rig": rig, "empty": f"{empty}.jpg"})
             index.append({"image": f"{name}.jpg", "truth": f"{name}.json", "rig": rig,

@@ -61,3 +61,24 @@ def test_render_says_when_it_cannot_write(tmp_path, capsys):
     assert main(["render", "--out", str(blocker / "frames"), "--width", "64", "--height", "48",
                  "--frames", "1"]) == 1
     assert "cannot write the frames" in capsys.readouterr().err
+
+
+def test_boards_come_from_simulated_play_or_from_layouts(tmp_path):
+    import json
+
+    from hw_sim.frames import end_of_round_states
+    from hw_sim.scenario import end_of_round_boards
+
+    played = end_of_round_states("play", 3, 7)
+    assert played == [b.state for b in end_of_round_boards(3, 7)]
+    laid = end_of_round_states("layouts", 3, 7)
+    assert laid != played and len(laid) == 3
+    assert main(["render", "--out", str(tmp_path), "--seed", "7", "--width", "160", "--height",
+                 "120", "--frames", "2", "--boards", "play"]) == 0
+    truth = json.loads((tmp_path / "frame0001.json").read_text())
+    drawn = sorted((d["x_mm"], d["y_mm"], d["team"]) for d in truth["discs"])
+    expected = sorted((d.x_mm, d.y_mm, d.team) for d in played[1].discs)
+    assert len(drawn) == len(expected) > 0
+    for a, b in zip(drawn, expected, strict=True):
+        assert a[0] == pytest.approx(b[0], abs=0.01) and a[1] == pytest.approx(b[1], abs=0.01)
+        assert a[2] == b[2]
