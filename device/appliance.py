@@ -14,6 +14,7 @@ import logging
 import queue
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -106,6 +107,11 @@ class Appliance:
         self._shown: tuple[Match | None, DaemonStatus] | None = None
         self.menu = Menu(player_sets or (default_match.players,))
         self.menu_state: MenuState = CLOSED
+        self.committed: Counter[str] = Counter()   # events committed, by source
+        self.last_refusal: str | None = None
+        self.refusals = 0
+        self.last_seq = 0   # the store's sequence number of the latest committed event
+        self.changed = threading.Condition()        # notified after every input
         self.frames_shown = 0
 
     # --- start ---------------------------------------------------------------------------------
@@ -157,6 +163,18 @@ class Appliance:
                     self._commit(ev, meta, inp)
         self._housekeeping(now)
         self._refresh(now)
+        with self.changed:
+            self.changed.notify_all()
+
+    def wait(self, until: Callable[[], bool], timeout: float) -> bool:
+        """Blocks another thread until ``until()`` holds after some input (or ``timeout``)."""
+        with self.changed:
+            return self.changed.wait_for(until, timeout)
+
+    @property
+    def touching(self) -> frozenset[int]:
+        """Quadrants whose shooting line is touched now."""
+        return frozenset(self._touching)
 
     def _translate(self, inp: Input) -> tuple[Event, dict[str, Any]] | None:
         m = self.match
@@ -225,7 +243,7 @@ class Appliance:
             return True
         assert self.match_id is not None
         try:
-            self.store.append(self.match_id, ev, self.wall(), meta)
+            self.last_seq = self.store.append(self.match_id, ev, self.wall(), meta)
         except StoreError as exc:
             log.error("%s", exc)
             self._fault("store", "STORE FULL: free space" if "full" in str(exc) else
@@ -234,6 +252,7 @@ class Appliance:
             self._store_retry_at = self.clock() + self.timing.store_retry_s
             return False
         self.faults.pop("store", None)
+        self.committed[str(meta.get("source"))] += 1
         self.match = after
         if isinstance(ev, Twenty):
             self._flash = (twenty_side(before, ev), self.clock() + self.timing.flash_s)
@@ -246,6 +265,8 @@ class Appliance:
         if inp is not None:
             body["input"] = describe(inp)
         self.store.reject(self.match_id, body, reason, self.wall())
+        self.last_refusal = reason
+        self.refusals += 1
         self._say(reason)
 
     def _after_change(self, before: Match | None) -> None:
@@ -320,6 +341,8 @@ class Appliance:
             self.screen.show(self.match, status)
         self._shown = (self.match, status)
         self.frames_shown += 1
+        log.debug("frame %d shown: match %s at depth %d", self.frames_shown, self.match_id,
+                  self.match.depth if self.match is not None else -1)
 
     # --- the loop ------------------------------------------------------------------------------
 

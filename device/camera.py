@@ -141,3 +141,33 @@ class PiCamera(Camera):
                 self._cam.close()
             except Exception as exc:
                 log.warning("closing the camera: %s", exc)
+
+
+class TableCamera(Camera):
+    """The simulated table's camera (:class:`hw_sim.camera.SimCamera`), behind the same checks
+    as a real one: its failures become :class:`CameraError`, a black frame is refused."""
+
+    def __init__(self, sim_camera: object) -> None:
+        self._cam = sim_camera
+
+    def capture(self) -> np.ndarray:
+        try:
+            frame = self._cam.capture()  # type: ignore[attr-defined]
+        except OSError as exc:
+            raise CameraError(f"the camera failed: {exc}") from exc
+        return check_frame(frame, "the camera")
+
+
+def open_camera(config: CameraConfig, table: object | None = None) -> Camera | None:
+    """The camera the config names (None for ``kind = "none"``); raises :class:`CameraError`
+    with the fix when it cannot be opened."""
+    if config.kind == "none":
+        return None
+    if config.kind == "folder":
+        assert config.folder is not None
+        return FolderCamera(config.folder)
+    if config.kind == "sim":
+        if table is None:
+            raise CameraError("[camera] kind = \"sim\" needs the simulator: set backend = \"sim\"")
+        return TableCamera(table.camera)  # type: ignore[attr-defined]
+    return PiCamera(config)

@@ -162,6 +162,121 @@ def _thresholds(text: str) -> tuple[int, int]:
     return pair
 
 
+def _cmd_sim(args: argparse.Namespace) -> int:
+    import tempfile
+    from dataclasses import replace
+    from pathlib import Path
+
+    from device.config import ConfigError, load, parse
+    from device.errors import DeviceError
+    from device.sim import Simulation
+    from device.terminal import to_text
+    from rules.errors import CrokiscoreError
+
+    try:
+        config = load(args.config) if args.config else parse({"backend": "sim"}, "<sim defaults>")
+        options = json.loads(args.options) if args.options else None
+    except (ConfigError, json.JSONDecodeError) as exc:
+        print(f"crokiscore sim: {exc}", file=sys.stderr)
+        return 2
+    record = Path(args.record) if args.record else None
+    workdir = record or Path(tempfile.mkdtemp(prefix="crokiscore-sim-"))
+    frames: list = []
+
+    def on_frame(image) -> None:  # type: ignore[no-untyped-def]
+        frames.append(image.copy())
+        if args.live:
+            sys.stdout.write("\x1b[H\x1b[2J" if sys.stdout.isatty() else "\n")
+            sys.stdout.write(to_text(image) + "\n")
+            sys.stdout.flush()
+
+    try:
+        workdir.mkdir(parents=True, exist_ok=True)
+        config = replace(config, store=str(workdir / "events.db"),
+                         camera=replace(config.camera, pictures=str(workdir / "boards")
+                                        if record else None))
+        sim = Simulation(config, args.rules, args.seed, options=options, speed=args.speed,
+                         on_frame=on_frame)
+        outcome = sim.run()
+    except (DeviceError, CrokiscoreError, OSError) as exc:
+        print(f"crokiscore sim: {exc}", file=sys.stderr)
+        return 2
+    if record is not None:
+        _save_frames(frames, record)
+    if args.json:
+        print(json.dumps({"result": outcome.result, "truth": outcome.truth,
+                          "operator": vars(outcome.tally)}))
+    else:
+        from device.sim import compare
+
+        diffs = compare(outcome.result, outcome.truth)
+        t = outcome.tally
+        print(f"{args.rules}, seed {args.seed}: the box scored {outcome.result['score']}, "
+              f"truly {outcome.truth['score']}: " + ("agrees" if not diffs else "; ".join(diffs)))
+        print(f"operator: {t.confirmed} confirmed, {t.corrected} corrected, {t.by_hand} by hand, "
+              f"{t.credited} 20s credited to the other side, {t.fouls} fouls called; "
+              f"{len(t.unflagged)} wrong readings not flagged")
+    return 0 if not outcome.tally.unflagged and outcome.agrees() else 1
+
+
+def _save_frames(frames: list, folder) -> None:  # type: ignore[no-untyped-def]
+    """Every OLED frame as a PNG, and the whole match as an animated GIF."""
+    from PIL import Image
+
+    folder.mkdir(parents=True, exist_ok=True)
+    big = [f.convert("L").resize((f.width * 3, f.height * 3), Image.Resampling.NEAREST)
+           for f in frames]
+    for i, frame in enumerate(big):
+        frame.save(folder / f"oled_{i:04d}.png")
+    if big:
+        big[0].save(folder / "oled.gif", save_all=True, append_images=big[1:], duration=400,
+                    loop=0)
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    import logging
+    import signal
+    import threading
+
+    from device.config import ConfigError, load
+    from device.daemon import Daemon
+    from device.errors import DeviceError
+
+    try:
+        config = load(args.config)
+    except ConfigError as exc:
+        print(f"crokiscore run: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=config.log_level, stream=sys.stderr,
+                        format="%(levelname)s %(name)s: %(message)s")
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    try:
+        feed = None
+        if args.feed:
+            from dataclasses import replace
+
+            from device.config import MatchConfig
+            from device.feed import Feeder, already_fed, read_feed
+
+            start, events = read_feed(args.feed)
+            config = replace(config, match=MatchConfig(start.rules, start.players, start.options))
+        with Daemon(config) as daemon:
+            daemon.begin()
+            if args.feed:
+                app = daemon.appliance
+                feed = Feeder(app, daemon.inputs.put, events, already_fed(app))
+                feed.begin()
+                threading.Thread(target=lambda: (feed.done.wait(), stop.set()),
+                                 daemon=True).start()
+            daemon.run(stop)
+    except DeviceError as exc:
+        logging.getLogger("crokiscore").error("%s", exc)
+        return 1
+    return 1 if feed is not None and feed.error else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="crokiscore", description="Crokinole scoring appliance.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -203,6 +318,27 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--maintenance", action="store_true",
                    help="restart the sensor bar with its REPL free for mpremote, then exit")
     b.set_defaults(func=_cmd_bridge)
+    sm = sub.add_parser("sim", help="the whole appliance against the simulator: bots play, "
+                        "the box scores")
+    sm.add_argument("--rules", default="tournament-singles", help="rule set (default %(default)s)")
+    sm.add_argument("--seed", type=int, default=1)
+    sm.add_argument("--options", help='rule set options as JSON, e.g. \'{"legs": 1}\'')
+    sm.add_argument("--config", help="a config file (default: the simulator's defaults)")
+    sm.add_argument("--speed", type=float, default=0.0,
+                    help="simulated seconds per real second (default 0: as fast as possible)")
+    sm.add_argument("--live", action="store_true", help="draw the OLED in the terminal")
+    sm.add_argument("--record", help="folder for the OLED frames (PNG, GIF), the event store "
+                    "and each round's annotated board picture")
+    sm.add_argument("--json", action="store_true",
+                    help='end with one JSON line: {"result": ..., "truth": ...}')
+    sm.set_defaults(func=_cmd_sim)
+
+    rn = sub.add_parser("run", help="the daemon (on a Pi, or against the simulator)")
+    rn.add_argument("--config", default="/etc/crokiscore/config.toml",
+                    help="the config file (default %(default)s)")
+    rn.add_argument("--feed", help="take the match's events from this log (the replay format) "
+                    "instead of the sensors, resuming after a restart; stop at its end")
+    rn.set_defaults(func=_cmd_run)
     return p
 
 

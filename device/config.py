@@ -81,6 +81,7 @@ class CameraConfig:
     lens_position: float | None = 1.0
     folder: str | None = None
     calibration: str | None = None
+    pictures: str | None = None
     settle_frames: int = 3
     settle_interval_s: float = 0.3
     settle_threshold: float = 2.0
@@ -268,8 +269,9 @@ def parse(data: Mapping[str, Any], source: str = "<config>") -> Config:
         s.get_float("analogue_gain", c.analogue_gain, 1.0, 64.0),
         s.get_list("colour_gains", list(c.colour_gains), 2, float, 0.1, 16.0),
         s.get_float("lens_position", c.lens_position, 0.0, 32.0, optional=True),
-        s.get_str("folder", c.folder, optional=True), s.get_str("calibration", c.calibration,
-                                                          optional=True),
+        s.get_str("folder", c.folder, optional=True),
+        s.get_str("calibration", c.calibration, optional=True),
+        s.get_str("pictures", c.pictures, optional=True),
         s.get_int("settle_frames", c.settle_frames, 1, 100),
         s.get_float("settle_interval_s", c.settle_interval_s, 0.01, 10.0),
         s.get_float("settle_threshold", c.settle_threshold, 0.0, 255.0),

@@ -50,6 +50,8 @@ class SensorBar:
                 log.exception("sensor bar event %r", event)
 
     def _handle(self, event: object) -> None:
+        if self._stop.is_set():  # closing: the link's own "closed" is not news
+            return
         if isinstance(event, bar.Touch):
             if event.quadrant not in self.channels:
                 log.warning("touch on sensor channel %d, which no quadrant uses ([touch] "

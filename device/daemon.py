@@ -1,0 +1,184 @@
+"""The daemon: every part opened from the config, wired to one queue and one main loop.
+
+The same wiring serves a Pi and the simulator: for ``backend = "sim"`` the parts are opened on a
+:class:`hw_sim.table.SimTable` (gpiozero's mock pins, the simulated Pico's pty, the table's
+camera, luma's dummy display) instead of the real buses; nothing after this module knows which.
+A part that cannot be opened does not stop the box: its trouble is shown on the display and in the
+journal, and the rest keeps scoring (without a camera, rounds are scored by hand on the buttons).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from contextlib import suppress
+from typing import TYPE_CHECKING, Any
+
+from device.appliance import Appliance, Screen
+from device.buttons import Buttons
+from device.camera import Camera, open_camera
+from device.config import Config, DisplayConfig
+from device.display import Display, OledSettings, open_display
+from device.errors import CameraError, DeviceError, SensorError
+from device.hole import HoleSensor, PulseLimits
+from device.inputs import Fault, Input
+from device.notify import Notifier
+from device.screen import OledScreen
+from device.store import EventStore
+from device.touch import SensorBar
+from device.watcher import BoardWatcher, Reader, Settle
+from firmware_bridge.link import LinkTiming
+from rules import NewMatch
+
+if TYPE_CHECKING:
+    from hw_sim.table import SimTable
+
+log = logging.getLogger(__name__)
+
+
+def display_settings(d: DisplayConfig) -> OledSettings:
+    return OledSettings(driver="ssd1306" if d.driver == "dummy" else d.driver,
+                        transport=d.interface, port=d.port, address=d.address,
+                        device=d.spi_device, dc_pin=d.dc_pin, reset_pin=d.reset_pin,
+                        width=d.width, height=d.height, rotate=d.rotate)
+
+
+def link_timing(config: Config) -> LinkTiming:
+    timeout = config.touch.heartbeat_timeout_s
+    return LinkTiming(heartbeat_s=min(0.5, timeout / 3), mcu_timeout_s=timeout)
+
+
+class Daemon:
+    """Opens the parts; :meth:`run` serves them until stopped; :meth:`close` closes them all."""
+
+    def __init__(self, config: Config, *, table: SimTable | None = None,
+                 reader: Reader | None = None, screen: Screen | None = None,
+                 notifier: Notifier | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.config = config
+        self.clock = clock
+        self.inputs: queue.Queue[Input] = queue.Queue()
+        self.notifier = notifier or Notifier()
+        self._closers: list[Callable[[], None]] = []
+        self._faults: list[tuple[str, str]] = []
+        sim = config.backend == "sim"
+        if sim and table is None:
+            from hw_sim.table import SimTable, Wiring
+
+            table = SimTable(seed=config.sim.seed, wiring=Wiring(
+                hole_pin=config.hole.pin, channels=config.touch.channels,
+                buttons=tuple((k, v) for k in ("menu", "ok", "back")
+                              if (v := getattr(config.buttons, k)) is not None)),
+                width=config.camera.width, height=config.camera.height)
+            self._closers.append(table.close)
+        self.table = table
+        pins = table.pin_factory if table is not None else None
+
+        self.store = EventStore(config.store)
+        self._closers.append(self.store.close)
+
+        self.hole: HoleSensor | None = self._open("hole", lambda: HoleSensor(
+            config.hole.pin, PulseLimits(config.hole.min_pulse_ms, config.hole.max_pulse_ms,
+                                         config.hole.refractory_ms),
+            self.inputs.put, pull_up=config.hole.pull_up, pin_factory=pins))
+        self.buttons: Buttons | None = self._open("buttons", lambda: Buttons(
+            {"menu": config.buttons.menu, "ok": config.buttons.ok, "back": config.buttons.back},
+            self.inputs.put, hold_s=config.buttons.hold_s, bounce_s=config.buttons.bounce_s,
+            pin_factory=pins))
+        port = table.port if table is not None else config.touch.port
+        self.bar: SensorBar = SensorBar(port, config.touch.channels, self.inputs.put,
+                                        timing=link_timing(config),
+                                        thresholds=config.touch.thresholds)
+        self._closers.append(self.bar.close)
+        self.camera: Camera | None = self._open("camera", lambda: open_camera(config.camera,
+                                                                              table))
+        self.watcher: BoardWatcher | None = None
+        if self.camera is not None:
+            try:
+                read = reader or make_reader(config)
+            except DeviceError as exc:
+                self._fault("camera", str(exc))
+            else:
+                c = config.camera
+                self.watcher = BoardWatcher(self.camera, read, self.inputs.put, Settle(
+                    c.settle_frames, c.settle_interval_s, c.settle_threshold, c.settle_timeout_s),
+                    clock=clock)
+                self._closers.append(self.watcher.close)
+        elif config.camera.kind == "none":
+            self._fault("camera", "no camera: score rounds on the buttons")
+        self.display: Display = open_display(display_settings(config.display),
+                                             backend="sim" if sim or config.display.driver ==
+                                             "dummy" else "pi")
+        self._closers.append(self.display.close)
+        self.screen: Screen = screen or OledScreen(self.display)
+        m = config.match
+        self.appliance = Appliance(self.store, self.screen,
+                                   NewMatch(m.rules, m.players, m.options),
+                                   board=self.watcher, clock=clock)
+        for part, message in self._faults:
+            self.inputs.put(Fault(part, message, clock()))
+
+    def _fault(self, part: str, message: str) -> None:
+        log.error("%s", message)
+        self._faults.append((part, message if len(message) < 40 else f"{part} failed"))
+
+    def _open(self, part: str, make: Callable[[], Any]) -> Any:
+        try:
+            thing = make()
+        except (SensorError, CameraError) as exc:
+            self._fault(part, str(exc))
+            return None
+        if thing is not None:
+            self._closers.append(thing.close)
+        return thing
+
+    # --- running -------------------------------------------------------------------------------
+
+    def begin(self) -> None:
+        """Resumes the match in the store (or starts the configured one) and shows it."""
+        self.appliance.restore()
+        m = self.appliance.match
+        self.notifier.ready(f"scoring {m.rules.name}" if m else "ready")
+
+    def run(self, stop: threading.Event, tick_s: float = 0.1) -> None:
+        """Serves inputs until ``stop`` is set (after :meth:`begin`, which it calls if needed)."""
+        if self.appliance.match is None:
+            self.begin()
+        ping_every = (self.notifier.watchdog_s or 0) / 2
+        last_ping = [self.clock()]
+
+        def idle(now: float) -> None:
+            if ping_every and now - last_ping[0] >= ping_every:
+                self.notifier.ping()
+                last_ping[0] = now
+            if self.hole is not None:
+                blocked = self.hole.check(now)
+                if blocked is not None and self.appliance.faults.get("hole") != blocked.message:
+                    self.inputs.put(blocked)
+
+        try:
+            self.appliance.run(self.inputs, stop, tick_s, on_idle=idle)
+        finally:
+            self.notifier.stopping()
+
+    def close(self) -> None:
+        while self._closers:
+            closer = self._closers.pop()
+            with suppress(Exception):
+                closer()
+
+    def __enter__(self) -> Daemon:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def make_reader(config: Config) -> Reader:
+    """The board reader the watcher calls: the vision package with the rig's calibration."""
+    from device.reading import VisionReader
+
+    return VisionReader(config)

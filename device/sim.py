@@ -1,0 +1,248 @@
+"""The whole appliance against the simulator: ``crokiscore sim``.
+
+Simulated players play a match on the simulated table (physics, sensors, camera); the daemon,
+opened on that table exactly as it opens a real board, scores it; and a simulated operator does
+what a club's operator does: calls fouls, checks readings the box marks CHECK (confirming or
+correcting them by looking at the board, which he sees truly), gives a 20 to the other side when an
+opponent's disc was knocked in, and scores by hand when the camera has failed. At the end the
+daemon's result is set beside the simulation's truth.
+
+The players wait for the daemon to take each event before going on (a real shot takes seconds;
+waiting keeps a fast simulation from racing the serial line), so a run is reproducible.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from PIL import Image
+
+from device.appliance import Appliance, DaemonStatus
+from device.config import Config, MatchConfig
+from device.daemon import Daemon
+from device.inputs import Operator
+from device.screen import OledScreen
+from device.watcher import Reader
+from hw_sim.scenario import Runner
+from hw_sim.stage import perform
+from hw_sim.table import SimTable, Wiring
+from hw_sim.timeline import Stamped, Touch
+from rules import BoardReading, Confirm, Correction, Foul, Match, Shot, Twenty, Undo
+from rules.errors import CrokiscoreError
+
+log = logging.getLogger(__name__)
+
+HARDWARE = {"touch", "hole", "camera"}
+
+
+class SimulationError(CrokiscoreError):
+    """The daemon did not take what the simulated board did, in time."""
+
+
+@dataclass
+class Tally:
+    """What the simulated operator had to do, and what went wrong."""
+
+    confirmed: int = 0
+    corrected: int = 0
+    by_hand: int = 0
+    credited: int = 0
+    fouls: int = 0
+    unflagged: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    result: dict[str, Any]
+    truth: dict[str, Any]
+    tally: Tally
+
+    def agrees(self) -> bool:
+        return compare(self.result, self.truth) == []
+
+
+def compare(result: dict[str, Any], truth: dict[str, Any]) -> list[str]:
+    """Where the daemon's final state differs from the truth (empty when they agree)."""
+    diffs = [f"{k}: {result.get(k)} != {truth.get(k)}"
+             for k in ("finished", "winner", "score", "legs", "sets")
+             if result.get(k) != truth.get(k)]
+    got = [r.get("totals") for r in result.get("rounds", [])]
+    want = [r.get("totals") for r in truth.get("rounds", [])]
+    if got != want:
+        diffs.append(f"round totals: {got} != {want}")
+    return diffs
+
+
+class RecordingScreen(OledScreen):
+    """Draws like the daemon's screen and hands every new frame to ``on_frame``."""
+
+    def __init__(self, display: Any, on_frame: Callable[[Image.Image], None]) -> None:
+        super().__init__(display)
+        self.on_frame = on_frame
+
+    def show(self, match: Match | None, status: DaemonStatus) -> None:
+        before = self.last
+        super().show(match, status)
+        if self.last is not None and (before is None or self.last.tobytes() != before.tobytes()):
+            self.on_frame(self.last)
+
+
+class Simulation:
+    def __init__(self, config: Config, rules: str, seed: int, *,
+                 options: dict[str, Any] | None = None, speed: float = 0.0,
+                 on_frame: Callable[[Image.Image], None] | None = None,
+                 reader: Reader | None = None, timeout_s: float = 60.0) -> None:
+        self.runner = Runner(rules, seed, options=options)
+        start = self.runner.start
+        self.config = replace(config, backend="sim",
+                              match=MatchConfig(start.rules, start.players, start.options))
+        c = self.config
+        self.table = SimTable(seed=seed, wiring=Wiring(
+            hole_pin=c.hole.pin, channels=c.touch.channels,
+            buttons=tuple((k, v) for k in ("menu", "ok", "back")
+                          if (v := getattr(c.buttons, k)) is not None)),
+            width=c.camera.width, height=c.camera.height)
+        self.speed = speed
+        self.timeout_s = timeout_s
+        self.tally = Tally()
+        screen = None
+        if on_frame is not None:
+            from device.daemon import display_settings
+            from device.display import open_display
+
+            self._display = open_display(display_settings(c.display), backend="sim")
+            screen = RecordingScreen(self._display, on_frame)
+        self.daemon = Daemon(self.config, table=self.table, reader=reader, screen=screen)
+        self._done = threading.Event()
+        self._failure: BaseException | None = None
+
+    @property
+    def app(self) -> Appliance:
+        return self.daemon.appliance
+
+    # --- the players and the operator ----------------------------------------------------------
+
+    def _wait(self, what: str, until: Callable[[], bool]) -> None:
+        if not self.app.wait(until, self.timeout_s):
+            refused = self.app.last_refusal
+            last = f"; last refused: {refused}" if refused else ""
+            raise SimulationError(f"the daemon did not take {what} within {self.timeout_s:.0f} s"
+                                  f" (faults: {dict(self.app.faults)}{last})")
+
+    def _operator(self, event: Any) -> None:
+        self.daemon.inputs.put(Operator(event, time.monotonic()))
+
+    def _cue(self, item: Any) -> None:
+        if isinstance(item, Touch) and item.active:  # the hand stays until the box has seen it
+            self._wait(f"a touch on quadrant {item.quadrant}",
+                       lambda: item.quadrant in self.app.touching)
+            return
+        if not isinstance(item, Stamped):
+            return
+        ev = item.event
+        if isinstance(ev, Shot | Twenty):
+            want = self._count("touch" if isinstance(ev, Shot) else "hole") + 1
+            self._wait(type(ev).__name__, lambda: self._count(
+                "touch" if isinstance(ev, Shot) else "hole") >= want)
+            if isinstance(ev, Twenty) and ev.team is not None:
+                self._credit(ev.team)
+        elif isinstance(ev, Foul):
+            self._operated(Foul())
+            self.tally.fouls += 1
+        elif isinstance(ev, BoardReading):
+            self._board(item)
+
+    def _count(self, source: str) -> int:
+        return self.app.committed[source]
+
+    def _operated(self, event: Any) -> None:
+        want = self._count("operator") + 1
+        self._operator(event)
+        self._wait(type(event).__name__, lambda: self._count("operator") >= want)
+
+    def _credit(self, team: int) -> None:
+        """An opponent's disc was knocked in: the beam credited the shooter; the operator gives
+        the 20 to the right side."""
+        self._operated(Undo())
+        self._operated(Twenty(team))
+        self.tally.credited += 1
+
+    def _board(self, item: Stamped) -> None:
+        truth = self.runner.match
+        before = self._count("camera")
+        failed = lambda: "camera" in self.app.faults  # noqa: E731
+        self._wait("the board reading", lambda: self._count("camera") > before or failed())
+        if self._count("camera") == before:  # the camera failed: score it by hand
+            self._operated(self._true_correction(truth))
+            self.tally.by_hand += 1
+            return
+        m = self.app.match
+        assert m is not None
+        if m.expect().what == "confirm":
+            if self._agrees(m, truth):
+                self._operated(Confirm())
+                self.tally.confirmed += 1
+            else:
+                self._operated(self._true_correction(truth))
+                self.tally.corrected += 1
+        elif not self._agrees(m, truth):
+            self.tally.unflagged.append(self._describe(m, truth))
+
+    def _agrees(self, m: Match, truth: Match) -> bool:
+        return _latest_value(m) == _latest_value(truth)
+
+    def _true_correction(self, truth: Match) -> Correction:
+        if truth.rules.game == "crokidarts":
+            return Correction(value=_latest_value(truth)[0])
+        t = _latest_value(truth)
+        return Correction(totals=(t[0], t[1]))
+
+    def _describe(self, m: Match, truth: Match) -> str:
+        return f"read {_latest_value(m)}, truly {_latest_value(truth)}"
+
+    def _play(self) -> None:
+        try:
+            self._wait("the start", lambda: self.app.match is not None and
+                       self.daemon.bar.link.connected)
+            perform(self.table, self.runner.run(), self._cue, speed=self.speed)
+            self._wait("the end of the match", lambda: self.app.match is not None
+                       and self.app.match.finished)
+        except BaseException as exc:
+            self._failure = exc
+        finally:
+            self._done.set()
+
+    # --- running -------------------------------------------------------------------------------
+
+    def run(self) -> Outcome:
+        players = threading.Thread(target=self._play, name="simulated players", daemon=True)
+        players.start()
+        try:
+            self.daemon.run(self._done)
+        finally:
+            players.join(timeout=self.timeout_s)
+            self.daemon.close()
+            self.table.close()
+        if self._failure is not None:
+            raise self._failure
+        assert self.app.match is not None
+        return Outcome(self.app.match.summary(), self.runner.match.summary(), self.tally)
+
+
+def _latest_value(m: Match) -> tuple[int, int]:
+    """The value the operator checks: the latest round's totals (crokidarts: the value of the
+    turn the latest reading belongs to, for the shooter's side first)."""
+    if m.rules.game == "crokidarts":
+        leg = m.game.legs[-1]  # type: ignore[union-attr]
+        turn = leg.turns[-1]
+        return (turn.state(m.rules).value, 0)
+    rounds = [r for r in m.summary()["rounds"] if r["board"] is not None]
+    t = rounds[-1]["totals"] if rounds else [0, 0]
+    return (t[0], t[1])
+
+

@@ -1,0 +1,110 @@
+"""The simulated table: everything under and over a board that the daemon's backends attach to.
+
+A gpiozero :class:`~gpiozero.pins.mock.MockFactory` carries the 20-hole beam and the buttons, the
+simulated Pico (:mod:`hw_sim.mcu`) speaks the real protocol on a pty, and a
+:class:`~hw_sim.camera.SimCamera` photographs whatever board state the table holds. The daemon
+opens these exactly as it opens real hardware (the same classes, only the pin factory, the port
+path and the camera object differ); the players (:mod:`hw_sim.stage`) act on the table through its
+methods, as hands on the board would.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from dataclasses import dataclass
+
+from gpiozero.pins.mock import MockFactory
+
+from hw_sim.camera import Scene, SimCamera
+from hw_sim.discs import BoardState
+from hw_sim.mcu import SimulatedPico
+from rules.board import STANDARD, Board
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Wiring:
+    """Where the table's parts are connected: the daemon's config says the same."""
+
+    hole_pin: int = 17
+    buttons: tuple[tuple[str, int], ...] = (("menu", 5), ("ok", 6), ("back", 13))
+    channels: tuple[int, int, int, int] = (0, 1, 2, 3)
+
+
+class SimTable:
+    def __init__(self, *, seed: int = 1, wiring: Wiring = Wiring(), width: int | None = None,
+                 height: int | None = None, heartbeat_ms: int = 500,
+                 board: Board = STANDARD) -> None:
+        self.wiring = wiring
+        self.board = board
+        self.pin_factory = MockFactory()
+        self.pico = SimulatedPico(seed=seed, heartbeat_ms=heartbeat_ms)
+        self.scene = Scene.random(random.Random(seed), width=width, height=height, board=board)
+        self._state = BoardState()
+        self._lock = threading.Lock()
+        self.camera = SimCamera(self.scene, self.state, seed=seed)
+        self._closed = False
+
+    @property
+    def port(self) -> str:
+        """The sensor bar's serial port, like a /dev/serial/by-id path."""
+        return self.pico.path
+
+    # --- what the players' hands do ----------------------------------------------------------
+
+    def state(self) -> BoardState:
+        with self._lock:
+            return self._state
+
+    def set_board(self, state: BoardState) -> None:
+        """The discs now lie like this (after a shot has settled and the players tidied up)."""
+        with self._lock:
+            self._state = state
+
+    def touch(self, quadrant: int, active: bool) -> None:
+        """A hand and disc on a quadrant's shooting line (``active``), or the disc leaving it."""
+        channel = self.wiring.channels[quadrant]
+        if active:
+            self.pico.touch(channel)
+        else:
+            self.pico.release(channel)
+
+    def drop(self, width_s: float = 0.004) -> None:
+        """A disc falls through the 20 hole: the beam is blocked for ``width_s``.
+
+        The pulse has to last: the daemon's filter ignores glitches shorter than a drop, so the
+        beam stays blocked for that long in real time."""
+        pin = self.pin_factory.pin(self.wiring.hole_pin)
+        pin.drive_low()
+        time.sleep(width_s)
+        pin.drive_high()
+
+    def glitch(self) -> None:
+        """An electrical spike on the beam's line, far shorter than any drop."""
+        pin = self.pin_factory.pin(self.wiring.hole_pin)
+        pin.drive_low()
+        pin.drive_high()
+
+    def press(self, button: str, hold_s: float | None = None) -> None:
+        """A press of an operator button; ``hold_s`` keeps it down (a hold)."""
+        pin = self.pin_factory.pin(dict(self.wiring.buttons)[button])
+        pin.drive_low()
+        if hold_s:
+            time.sleep(hold_s)
+        pin.drive_high()
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self.camera.close()
+            self.pico.close()
+
+    def __enter__(self) -> SimTable:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
