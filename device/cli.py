@@ -277,6 +277,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return 1 if feed is not None and feed.error else 0
 
 
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    from device.doctor import report
+
+    return report(args.config)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="crokiscore", description="Crokinole scoring appliance.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -332,6 +338,11 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--json", action="store_true",
                     help='end with one JSON line: {"result": ..., "truth": ...}')
     sm.set_defaults(func=_cmd_sim)
+
+    dr = sub.add_parser("doctor", help="check every part of the box and say what is wrong")
+    dr.add_argument("--config", default=None,
+                    help="the config file (default /etc/crokiscore/config.toml)")
+    dr.set_defaults(func=_cmd_doctor)
 
     rn = sub.add_parser("run", help="the daemon (on a Pi, or against the simulator)")
     rn.add_argument("--config", default="/etc/crokiscore/config.toml",
