@@ -32,6 +32,7 @@ class MatchConfig:
     rules: str = "tournament-singles"
     players: tuple[str, ...] = ("Home", "Away")
     options: tuple[tuple[str, Any], ...] = ()
+    player_sets: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -226,9 +227,17 @@ def parse(data: Mapping[str, Any], source: str = "<config>") -> Config:
     options = s._raw("options", {})
     if not isinstance(options, Mapping):
         raise ConfigError(f"[match] options must be a table, got {options!r}")
+    sets = s._raw("player_sets", [])
+    if not (isinstance(sets, list) and all(
+            isinstance(p, list) and p and all(isinstance(n, str) and n.strip() for n in p)
+            for p in sets)):
+        raise ConfigError("[match] player_sets must be a list of name lists, e.g. "
+                          f"[[\"Ann\", \"Bob\"], [\"Red\", \"Blue\", \"Rose\", \"Navy\"]], "
+                          f"got {sets!r}")
     match = MatchConfig(s.get_str("rules", d.match.rules),
                         s.get_list("players", list(d.match.players), None, str),
-                        tuple(sorted(options.items())))
+                        tuple(sorted(options.items())),
+                        tuple(tuple(n.strip() for n in p) for p in sets))
     s.finish()
     _check_match(match)
 

@@ -117,7 +117,8 @@ class Daemon:
         m = config.match
         self.appliance = Appliance(self.store, self.screen,
                                    NewMatch(m.rules, m.players, m.options),
-                                   board=self.watcher, clock=clock)
+                                   board=self.watcher, clock=clock,
+                                   player_sets=(m.players, *m.player_sets))
         for part, message in self._faults:
             self.inputs.put(Fault(part, message, clock()))
 

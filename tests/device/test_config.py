@@ -59,3 +59,10 @@ def test_file_problems_are_named(tmp_path):
     binary.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(ConfigError, match="not UTF-8"):
         load(binary)
+
+
+def test_player_sets_are_name_lists():
+    c = parse({"match": {"player_sets": [["Ann", "Bob"], ["A", "B", "C", "D"]]}})
+    assert c.match.player_sets == (("Ann", "Bob"), ("A", "B", "C", "D"))
+    with pytest.raises(ConfigError, match="player_sets must be a list of name lists"):
+        parse({"match": {"player_sets": ["Ann", "Bob"]}})
