@@ -77,6 +77,7 @@ class Timing:
     message_s: float = 4.0
     display_retry_s: float = 2.0
     display_retry_max_s: float = 60.0
+    board_timeout_s: float = 30.0
     store_retry_s: float = 2.0
 
 
@@ -104,6 +105,7 @@ class Appliance:
         self._display_wait = 0.0
         self._store_retry_at = 0.0
         self._board_token: int | None = None
+        self._board_asked_at = 0.0
         self._shown: tuple[Match | None, DaemonStatus] | None = None
         self.menu = Menu(player_sets or (default_match.players,))
         self.menu_state: MenuState = CLOSED
@@ -283,12 +285,17 @@ class Appliance:
             token = m.depth
             if self._board_token != token:
                 self._board_token = token
+                self._board_asked_at = self.clock()
                 if self.board is not None:
                     self.board.request(token)
+                else:
+                    self._fault("camera", "no camera: score the round on the buttons")
         elif self._board_token is not None:
             self._board_token = None
             if self.board is not None:
                 self.board.cancel()
+            else:
+                self._fault("camera", None)
 
     # --- status and display ----------------------------------------------------------------
 
@@ -312,6 +319,10 @@ class Appliance:
 
     def _housekeeping(self, now: float) -> None:
         self.menu_state = self.menu.tick(self.menu_state, now)
+        if (self._board_token is not None and self.board is not None
+                and now - self._board_asked_at > self.timing.board_timeout_s
+                and "camera" not in self.faults):
+            self._fault("camera", "camera not answering: score the round on the buttons")
         if self.pending and now >= self._store_retry_at:
             while self.pending:
                 ev, meta = self.pending.pop(0)

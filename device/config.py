@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from device.errors import ConfigError
+from rules.errors import shown
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +88,7 @@ class CameraConfig:
     settle_interval_s: float = 0.3
     settle_threshold: float = 2.0
     settle_timeout_s: float = 15.0
+    timeout_s: float = 30.0
 
 
 @dataclass(frozen=True)
@@ -139,7 +141,7 @@ class _Section:
 
     def __init__(self, name: str, table: Any) -> None:
         if not isinstance(table, Mapping):
-            raise ConfigError(f"[{name}] must be a table (a section), got {table!r}")
+            raise ConfigError(f"[{name}] must be a table (a section), got {shown(table)}")
         self.name = name
         self.table = table
         self.used: set[str] = set()
@@ -158,7 +160,7 @@ class _Section:
             return None
         if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
             raise ConfigError(f"{self._where(key)} must be a whole number from {low} to {high}, "
-                              f"got {v!r}")
+                              f"got {shown(v)}")
         return v
 
     def get_float(self, key: str, default: float | None, low: float, high: float,
@@ -168,13 +170,13 @@ class _Section:
             return None
         if isinstance(v, bool) or not isinstance(v, int | float) or not low <= v <= high:
             raise ConfigError(f"{self._where(key)} must be a number from {low} to {high}, "
-                              f"got {v!r}")
+                              f"got {shown(v)}")
         return float(v)
 
     def get_bool(self, key: str, default: bool) -> bool:
         v = self._raw(key, default)
         if not isinstance(v, bool):
-            raise ConfigError(f"{self._where(key)} must be true or false, got {v!r}")
+            raise ConfigError(f"{self._where(key)} must be true or false, got {shown(v)}")
         return v
 
     def get_str(self, key: str, default: str | None, choices: tuple[str, ...] | None = None,
@@ -183,9 +185,10 @@ class _Section:
         if v is None and optional:
             return None
         if not isinstance(v, str) or not v.strip():
-            raise ConfigError(f"{self._where(key)} must be a text in quotes, got {v!r}")
+            raise ConfigError(f"{self._where(key)} must be a text in quotes, got {shown(v)}")
         if choices is not None and v not in choices:
-            raise ConfigError(f"{self._where(key)} must be one of {', '.join(choices)}, got {v!r}")
+            raise ConfigError(f"{self._where(key)} must be one of {', '.join(choices)}, "
+                              f"got {shown(v)}")
         return v
 
     def get_list(self, key: str, default: Any, length: int | None, kind: type,
@@ -199,7 +202,7 @@ class _Section:
             size = f"{length} " if length is not None else ""
             span = f" from {low} to {high}" if low is not None else ""
             raise ConfigError(f"{self._where(key)} must be a list of {size}{what}{span}, "
-                              f"got {v!r}")
+                              f"got {shown(v)}")
         return tuple(v)
 
     def section(self, key: str) -> _Section:
@@ -226,14 +229,14 @@ def parse(data: Mapping[str, Any], source: str = "<config>") -> Config:
     s = top.section("match")
     options = s._raw("options", {})
     if not isinstance(options, Mapping):
-        raise ConfigError(f"[match] options must be a table, got {options!r}")
+        raise ConfigError(f"[match] options must be a table, got {shown(options)}")
     sets = s._raw("player_sets", [])
     if not (isinstance(sets, list) and all(
             isinstance(p, list) and p and all(isinstance(n, str) and n.strip() for n in p)
             for p in sets)):
         raise ConfigError("[match] player_sets must be a list of name lists, e.g. "
                           f"[[\"Ann\", \"Bob\"], [\"Red\", \"Blue\", \"Rose\", \"Navy\"]], "
-                          f"got {sets!r}")
+                          f"got {shown(sets)}")
     match = MatchConfig(s.get_str("rules", d.match.rules),
                         s.get_list("players", list(d.match.players), None, str),
                         tuple(sorted(options.items())),
@@ -284,7 +287,8 @@ def parse(data: Mapping[str, Any], source: str = "<config>") -> Config:
         s.get_int("settle_frames", c.settle_frames, 1, 100),
         s.get_float("settle_interval_s", c.settle_interval_s, 0.01, 10.0),
         s.get_float("settle_threshold", c.settle_threshold, 0.0, 255.0),
-        s.get_float("settle_timeout_s", c.settle_timeout_s, 0.1, 600.0))
+        s.get_float("settle_timeout_s", c.settle_timeout_s, 0.1, 600.0),
+        s.get_float("timeout_s", c.timeout_s, 0.1, 3600.0))
     s.finish()
     if camera.kind == "folder" and not camera.folder:
         raise ConfigError("[camera] kind = \"folder\" needs folder = \"/path/to/frames\"")
@@ -309,7 +313,7 @@ def parse(data: Mapping[str, Any], source: str = "<config>") -> Config:
             for c3 in colours))
         if not ok:
             raise ConfigError("[vision] team_colours must be two [r, g, b] colours (0-255), team 0 "
-                              f"first, e.g. [[40, 30, 25], [230, 220, 190]], got {colours!r}")
+                              f"first, e.g. [[40, 30, 25], [230, 220, 190]], got {shown(colours)}")
         colours = (tuple(colours[0]), tuple(colours[1]))
     vision = VisionConfig(colours)
     s.finish()

@@ -17,11 +17,11 @@ from collections.abc import Callable
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
-from device.appliance import Appliance, Screen
+from device.appliance import Appliance, Screen, Timing
 from device.buttons import Buttons
 from device.camera import Camera, open_camera
 from device.config import Config, DisplayConfig
-from device.display import Display, OledSettings, open_display
+from device.display import Display, OledDisplay, OledSettings, open_display
 from device.errors import CameraError, DeviceError, SensorError
 from device.hole import HoleSensor, PulseLimits
 from device.inputs import Fault, Input
@@ -107,20 +107,28 @@ class Daemon:
                     c.settle_frames, c.settle_interval_s, c.settle_threshold, c.settle_timeout_s),
                     clock=clock)
                 self._closers.append(self.watcher.close)
-        elif config.camera.kind == "none":
-            self._fault("camera", "no camera: score rounds on the buttons")
-        self.display: Display = open_display(display_settings(config.display),
-                                             backend="sim" if sim or config.display.driver ==
-                                             "dummy" else "pi")
+        self.display: Display = self._open_display(config, table)
         self._closers.append(self.display.close)
         self.screen: Screen = screen or OledScreen(self.display)
         m = config.match
         self.appliance = Appliance(self.store, self.screen,
                                    NewMatch(m.rules, m.players, m.options),
                                    board=self.watcher, clock=clock,
-                                   player_sets=(m.players, *m.player_sets))
+                                   player_sets=(m.players, *m.player_sets),
+                                   timing=Timing(board_timeout_s=config.camera.timeout_s))
         for part, message in self._faults:
             self.inputs.put(Fault(part, message, clock()))
+
+    @staticmethod
+    def _open_display(config: Config, table: SimTable | None) -> Display:
+        """The configured panel; on the simulated table a real luma driver over the table's I2C
+        bus, or luma's dummy device for ``driver = "dummy"`` (and SPI panels)."""
+        settings = display_settings(config.display)
+        if config.display.driver == "dummy" or (table is not None and settings.transport != "i2c"):
+            return open_display(settings, backend="sim")
+        if table is not None:
+            return OledDisplay(settings, bus=table.oled_bus)
+        return open_display(settings, backend="pi")
 
     def _fault(self, part: str, message: str) -> None:
         log.error("%s", message)

@@ -76,14 +76,16 @@ def _explain(exc: sqlite3.Error, path: str) -> StoreError:
 
 
 class EventStore:
-    """One SQLite file. Used from one thread: the daemon's main loop owns it."""
+    """One SQLite file, used by one thread at a time: the daemon's main loop owns it while it
+    runs (it may have been opened by another thread before)."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, isolation_level=None)
+            # one thread at a time (the main loop once it runs), not necessarily the opener
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")

@@ -16,6 +16,7 @@ import functools
 import logging
 import math
 import random
+import threading
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from types import TracebackType
@@ -220,7 +221,7 @@ class SimCameraError(CrokiscoreError, OSError):
     """The simulated camera could not take a frame: closed, or made to fail."""
 
 
-Fault = Literal["raise", "black"]
+Fault = Literal["raise", "black", "hang"]
 
 
 class SimCamera:
@@ -228,8 +229,9 @@ class SimCamera:
     height x width x 3), like a real backend, taken of whatever ``board()`` says is on the board.
 
     Faults on demand, for the daemon's tests: :meth:`fail` makes the next captures raise
-    :class:`SimCameraError` (a dead camera) or return an all-black frame (a covered lens or a
-    sensor that lost its exposure).
+    :class:`SimCameraError` (a dead camera), return an all-black frame (a covered lens or a
+    sensor that lost its exposure), or hang until the camera is healed or closed (a driver stuck
+    in the kernel).
     """
 
     def __init__(self, scene: Scene, board: Callable[[], BoardState], *, seed: int = 0) -> None:
@@ -240,6 +242,7 @@ class SimCamera:
         self._fault: Fault | None = None
         self._fault_left: int | None = None
         self._closed = False
+        self._healed = threading.Event()
         self.last_truth: dict[str, Any] | None = None
 
     @property
@@ -249,11 +252,16 @@ class SimCamera:
     def fail(self, fault: Fault | None, times: int | None = None) -> None:
         """From now on, ``fault`` ("raise" or "black") for the next ``times`` captures (None: until
         told otherwise); ``fail(None)`` heals the camera."""
-        if fault not in (None, "raise", "black"):
-            raise ValueError(f"unknown camera fault {fault!r}; use 'raise', 'black' or None")
+        if fault not in (None, "raise", "black", "hang"):
+            raise ValueError(f"unknown camera fault {fault!r}; use 'raise', 'black', 'hang' or "
+                             "None")
         if times is not None and times < 1:
             raise ValueError(f"a camera fault must last at least one capture, got {times}")
         self._fault, self._fault_left = fault, times if fault else None
+        if fault == "hang":
+            self._healed.clear()
+        else:
+            self._healed.set()
 
     def capture(self) -> np.ndarray:
         if self._closed:
@@ -264,6 +272,11 @@ class SimCamera:
             if self._fault_left == 0:
                 self._fault, self._fault_left = None, None
         self._count += 1
+        if fault == "hang":
+            log.warning("simulated camera: capture %d hangs on purpose", self._count)
+            self._healed.wait()
+            if self._closed:
+                raise SimCameraError("the simulated camera was closed while a capture hung")
         if fault == "raise":
             log.warning("simulated camera: capture %d fails on purpose", self._count)
             raise SimCameraError(f"simulated camera fault: capture {self._count} failed")
@@ -278,6 +291,7 @@ class SimCamera:
 
     def close(self) -> None:
         self._closed = True
+        self._healed.set()
 
     def __enter__(self) -> SimCamera:
         return self

@@ -1,8 +1,9 @@
 """The simulated table: everything under and over a board that the daemon's backends attach to.
 
 A gpiozero :class:`~gpiozero.pins.mock.MockFactory` carries the 20-hole beam and the buttons, the
-simulated Pico (:mod:`hw_sim.mcu`) speaks the real protocol on a pty, and a
-:class:`~hw_sim.camera.SimCamera` photographs whatever board state the table holds. The daemon
+simulated Pico (:mod:`hw_sim.mcu`) speaks the real protocol on a pty, a
+:class:`~hw_sim.camera.SimCamera` photographs whatever board state the table holds, and an I2C bus
+(:mod:`hw_sim.oled`) carries an OLED for a real luma.oled driver. The daemon
 opens these exactly as it opens real hardware (the same classes, only the pin factory, the port
 path and the camera object differ); the players (:mod:`hw_sim.stage`) act on the table through its
 methods, as hands on the board would.
@@ -21,6 +22,7 @@ from gpiozero.pins.mock import MockFactory
 from hw_sim.camera import Scene, SimCamera
 from hw_sim.discs import BoardState
 from hw_sim.mcu import SimulatedPico
+from hw_sim.oled import SimOledBus
 from rules.board import STANDARD, Board
 
 log = logging.getLogger(__name__)
@@ -47,6 +49,7 @@ class SimTable:
         self._state = BoardState()
         self._lock = threading.Lock()
         self.camera = SimCamera(self.scene, self.state, seed=seed)
+        self.oled_bus = SimOledBus()
         self._closed = False
 
     @property

@@ -47,3 +47,10 @@ class MatchOver(IllegalEvent):
 
 class NothingToUndo(IllegalEvent):
     """Undo with no event left to take back."""
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters: error messages quote what was wrong, but a
+    megabyte of garbage must not become a megabyte of message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 5] + "...'" + text[-1:]

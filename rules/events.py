@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from rules.errors import EventError
+from rules.errors import EventError, shown
 
 META_KEYS = frozenset({"ts", "source", "note", "picture"})
 BOARD_ZONES = frozenset({0, 5, 10, 15})
@@ -189,7 +189,8 @@ def _int(kind: str, key: str, value: Any, low: int, high: int | None = None) -> 
     if isinstance(value, bool) or not isinstance(value, int) or value < low or (
             high is not None and value > high):
         span = f"from {low} to {high}" if high is not None else f"of at least {low}"
-        raise EventError(f"{kind}: field {key!r} must be a whole number {span}, got {value!r}")
+        raise EventError(f"{kind}: field {shown(key)} must be a whole number {span}, "
+                         f"got {shown(value)}")
     return value
 
 
@@ -201,21 +202,21 @@ def _disc(kind: str, i: int, obj: Any) -> Disc:
     where = f"{kind}: disc {i}"
     if not isinstance(obj, Mapping):
         raise EventError(
-            f"{where} must be an object like {{\"team\": 0, \"zone\": 15}}, got {obj!r}")
+            f"{where} must be an object like {{\"team\": 0, \"zone\": 15}}, got {shown(obj)}")
     _fields(obj, where, {"team", "zone"}, {"uncertain", "x_mm", "y_mm"})
     zone = obj["zone"]
     if isinstance(zone, bool) or zone not in BOARD_ZONES:
         raise EventError(f"{where}: 'zone' must be 0, 5, 10 or 15 (20s come from the hole sensor),"
-                         f" got {zone!r}")
+                         f" got {shown(zone)}")
     uncertain = obj.get("uncertain", False)
     if not isinstance(uncertain, bool):
-        raise EventError(f"{where}: 'uncertain' must be true or false, got {uncertain!r}")
+        raise EventError(f"{where}: 'uncertain' must be true or false, got {shown(uncertain)}")
     coords = []
     for key in ("x_mm", "y_mm"):
         v = obj.get(key)
         if v is not None and (isinstance(v, bool) or not isinstance(v, int | float)
                               or not math.isfinite(v)):
-            raise EventError(f"{where}: {key!r} must be a number, got {v!r}")
+            raise EventError(f"{where}: {shown(key)} must be a number, got {shown(v)}")
         coords.append(None if v is None else float(v))
     if (coords[0] is None) != (coords[1] is None):
         raise EventError(f"{where}: give both 'x_mm' and 'y_mm' or neither")
@@ -224,26 +225,26 @@ def _disc(kind: str, i: int, obj: Any) -> Disc:
 
 def _discs(kind: str, value: Any) -> tuple[Disc, ...]:
     if not isinstance(value, list):
-        raise EventError(f"{kind}: 'discs' must be a list of discs, got {value!r}")
+        raise EventError(f"{kind}: 'discs' must be a list of discs, got {shown(value)}")
     return tuple(_disc(kind, i, d) for i, d in enumerate(value))
 
 
 def parse_event(obj: Any) -> Event:
     """Reads one event from its JSON object; raises :class:`EventError` naming what is wrong."""
     if not isinstance(obj, Mapping):
-        raise EventError(f"an event must be a JSON object with a 'type', got {obj!r}")
+        raise EventError(f"an event must be a JSON object with a 'type', got {shown(obj)}")
     kind = obj.get("type")
     if kind == "match":
         _fields(obj, kind, {"rules", "players"}, {"options"})
         players = obj["players"]
         if (not isinstance(players, list) or not players
                 or not all(isinstance(p, str) and p.strip() for p in players)):
-            raise EventError(f"match: 'players' must be a list of names, got {players!r}")
+            raise EventError(f"match: 'players' must be a list of names, got {shown(players)}")
         if not isinstance(obj["rules"], str):
-            raise EventError(f"match: 'rules' must be a rule set's name, got {obj['rules']!r}")
+            raise EventError(f"match: 'rules' must be a rule set's name, got {shown(obj['rules'])}")
         options = obj.get("options", {})
         if not isinstance(options, Mapping):
-            raise EventError(f"match: 'options' must be an object, got {options!r}")
+            raise EventError(f"match: 'options' must be an object, got {shown(options)}")
         return NewMatch(obj["rules"], tuple(p.strip() for p in players),
                         tuple(sorted(options.items())))
     if kind == "shot":
@@ -269,7 +270,7 @@ def parse_event(obj: Any) -> Event:
         if "totals" in obj:
             t = obj["totals"]
             if not isinstance(t, list) or len(t) != 2:
-                raise EventError(f"correct: 'totals' must be [side 0, side 1], got {t!r}")
+                raise EventError(f"correct: 'totals' must be [side 0, side 1], got {shown(t)}")
             totals = (_int(kind, "totals", t[0], 0), _int(kind, "totals", t[1], 0))
         value = _int(kind, "value", obj["value"], 0) if "value" in obj else None
         rnd = _int(kind, "round", obj["round"], 1) if "round" in obj else None
@@ -283,4 +284,4 @@ def parse_event(obj: Any) -> Event:
     known = "match, shot, twenty, foul, board, confirm, correct, undo, starter"
     if kind is None:
         raise EventError(f"an event needs a 'type' (one of: {known})")
-    raise EventError(f"unknown event type {kind!r}; known types: {known}")
+    raise EventError(f"unknown event type {shown(kind)}; known types: {known}")

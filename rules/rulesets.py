@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from rules.errors import RuleSetError
+from rules.errors import RuleSetError, shown
 
 Game = Literal["tournament", "casual", "crokidarts"]
 OpenBoard = Literal["fifteen", "remove-outer", "off"]
@@ -68,7 +68,7 @@ class RuleSet:
         for key, value in options.items():
             if key not in allowed:
                 raise RuleSetError(
-                    f"rule set {self.name!r} has no option {key!r}; "
+                    f"rule set {shown(self.name)} has no option {shown(key)}; "
                     f"its options are: {', '.join(sorted(allowed))}")
             changes[key] = _check_option(self.name, key, value, allowed[key])
         return replace(self, **changes)
@@ -94,14 +94,14 @@ def _check_option(ruleset: str, key: str, value: Any, spec: _OptionSpec) -> Any:
         low, high = spec[1], spec[2]  # type: ignore[misc]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise RuleSetError(
-                f"rule set {ruleset!r}: option {key!r} must be a whole number from {low} to "
-                f"{high}, got {value!r}")
+                f"rule set {shown(ruleset)}: option {shown(key)} must be a whole number from "
+                f"{low} to {high}, got {shown(value)}")
         return value
     choices = spec[1]
     if value not in choices:
         raise RuleSetError(
-            f"rule set {ruleset!r}: option {key!r} must be one of {', '.join(choices)}, "
-            f"got {value!r}")
+            f"rule set {shown(ruleset)}: option {shown(key)} must be one of {', '.join(choices)}, "
+            f"got {shown(value)}")
     return value
 
 
@@ -123,5 +123,5 @@ def ruleset(name: str, options: Mapping[str, Any] | None = None) -> RuleSet:
         base = PRESETS[name]
     except KeyError:
         raise RuleSetError(
-            f"unknown rule set {name!r}; choose one of: {', '.join(PRESETS)}") from None
+            f"unknown rule set {shown(name)}; choose one of: {', '.join(PRESETS)}") from None
     return base.with_options(options or {})
