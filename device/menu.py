@@ -17,6 +17,7 @@ power cut and can itself be undone). Navigation is not recorded: it changes noth
                            players        (crokidarts: the turn's value)
                              |
                            Start? ok -> new match
+                         -> [Missed shot] (the sensor bar missed one: the shot due is added)
                          -> [Who starts] (before a round's first shot) -> [Last round] -> [Close]
 """
 
@@ -25,11 +26,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from rules import PRESETS, Confirm, Correction, Event, Match, NewMatch, Starter, Undo, ruleset
+from rules import (
+    PRESETS,
+    Confirm,
+    Correction,
+    Event,
+    Match,
+    NewMatch,
+    Shot,
+    Starter,
+    Undo,
+    ruleset,
+)
 
 Button = Literal["menu", "ok", "back"]
-ITEMS = ("New match", "Correct round", "Read board now", "Undo", "Who starts", "Last round",
-         "Close")
+ITEMS = ("New match", "Correct round", "Read board now", "Undo", "Missed shot", "Who starts",
+         "Last round", "Close")
 IDLE_TIMEOUT_S = 30.0
 
 
@@ -128,6 +140,11 @@ class Menu:
             return CLOSED, Action(read_now=True)
         if item == "Undo":
             return replace(s, screen="undo"), None
+        if item == "Missed shot" and m is not None:
+            exp = m.expect()
+            if exp.what == "shot" and exp.seat is not None:
+                return CLOSED, Action(Shot(exp.seat))
+            return CLOSED, None
         if item == "Who starts" and m is not None:
             return replace(s, screen="starter", index=0), None
         if item == "Last round":

@@ -1,7 +1,7 @@
 import pytest
 
 from device.menu import CLOSED, IDLE_TIMEOUT_S, ITEMS, Menu
-from rules import Confirm, Correction, NewMatch, Starter, Undo
+from rules import Confirm, Correction, NewMatch, Shot, Starter, Undo
 from tests.builders import board, dart, play_round, shoot, start
 
 SETS = (("Ann", "Bob"), ("Home", "Away"), ("Ann", "Bob", "Cat", "Dan"))
@@ -101,3 +101,11 @@ def test_an_open_menu_closes_by_itself():
     state, _ = menu.press(CLOSED, "menu", False, start(), 100.0)
     assert menu.tick(state, 100.0 + IDLE_TIMEOUT_S / 2).open
     assert menu.tick(state, 100.0 + IDLE_TIMEOUT_S + 1) == CLOSED
+
+
+def test_a_missed_shot_is_added_for_whoever_is_due():
+    m = shoot(start(), 3)                                       # Bob is due
+    item = ITEMS.index("Missed shot")
+    _, [a] = presses(m, *(["menu"] * (item + 1)), "ok")
+    assert a.event == Shot(1)
+    assert m.apply(a.event).expect().seat == 0
