@@ -155,14 +155,12 @@ class Appliance:
                 self._fault("camera", f"camera: {inp.reason}")
                 self._board_token = None
         else:
-            translated = self._translate(inp)
-            if translated is not None:
-                ev, meta = translated
+            for ev, meta in self._translate(inp):
                 meta.setdefault("ts", round(self.wall(), 3))
                 if self.pending:
                     self.pending.append((ev, meta))
-                else:
-                    self._commit(ev, meta, inp)
+                elif self._commit(ev, meta, inp) == "refused":
+                    break  # what follows a refused event made sense only after it
         self._housekeeping(now)
         self._refresh(now)
         with self.changed:
@@ -178,71 +176,70 @@ class Appliance:
         """Quadrants whose shooting line is touched now."""
         return frozenset(self._touching)
 
-    def _translate(self, inp: Input) -> tuple[Event, dict[str, Any]] | None:
+    def _translate(self, inp: Input) -> list[tuple[Event, dict[str, Any]]]:
         m = self.match
         if isinstance(inp, TouchChanged):
             if inp.active:
                 self._touching.add(inp.quadrant)
-                return None
+                return []
             if inp.quadrant not in self._touching:
-                return None
+                return []
             self._touching.discard(inp.quadrant)
             seat = m.rules.seat_at(inp.quadrant) if m else None
             if seat is None:
                 log.info("touch on quadrant %d, where nobody sits: ignored", inp.quadrant)
-                return None
-            return Shot(seat), {"source": "touch"}
+                return []
+            return [(Shot(seat), {"source": "touch"})]
         if isinstance(inp, HoleDrop):
-            return Twenty(), {"source": "hole"}
+            return [(Twenty(), {"source": "hole"})]
         if isinstance(inp, BoardRead):
             if inp.token != self._board_token or m is None or m.expect().what != "board":
                 log.info("a board reading arrived that is no longer wanted: ignored")
-                return None
+                return []
             self._board_token = None
             self.faults.pop("camera", None)
             meta: dict[str, Any] = {"source": "camera"}
             if inp.picture:
                 meta["picture"] = inp.picture
-            return BoardReading(inp.discs), meta
+            return [(BoardReading(inp.discs), meta)]
         if isinstance(inp, ButtonPressed):
             return self._button(inp)
         if isinstance(inp, Operator):
-            return inp.event, {"source": inp.source}
-        return None
+            return [(inp.event, {"source": inp.source})]
+        return []
 
-    def _button(self, inp: ButtonPressed) -> tuple[Event, dict[str, Any]] | None:
+    def _button(self, inp: ButtonPressed) -> list[tuple[Event, dict[str, Any]]]:
         """Buttons drive the menu; what it decides is carried out here."""
         if inp.button not in ("menu", "ok", "back"):
-            return None
+            return []
         self.menu_state, action = self.menu.press(self.menu_state, inp.button,  # type: ignore[arg-type]
                                                   inp.held, self.match, inp.at)
         if action is None:
-            return None
+            return []
         if action.read_now:
             if self.board is not None and self._board_token is not None:
                 self.board.request(self._board_token, now=True)
                 self._say("reading the board now")
             else:
                 self._say("the board is read after the round's last disc")
-            return None
-        if action.event is not None:
-            return action.event, {"source": "button"}
-        return None
+            return []
+        return [(ev, {"source": "button"}) for ev in action.events]
 
-    def _commit(self, ev: Event, meta: dict[str, Any], inp: Input | None) -> bool:
+    def _commit(self, ev: Event, meta: dict[str, Any], inp: Input | None) -> str:
+        """"done", "refused" (the rules said no), or "pending" (the store could not write)."""
         before = self.match
         try:
             if isinstance(ev, NewMatch):
                 Match.start(ev)  # refuse a bad new match before touching the store
                 self._begin(ev, str(meta.get("source")))
                 self._after_change(None)
-                return True
+                return "done"
             if before is None:
                 raise RulesError("no match is in play")
             after = before.apply(ev)
         except RulesError as exc:
             self._refused(ev, meta, str(exc), inp)
-            return True
+            return "refused"
         assert self.match_id is not None
         try:
             self.last_seq = self.store.append(self.match_id, ev, self.wall(), meta)
@@ -252,14 +249,14 @@ class Appliance:
                         "store: cannot write")
             self.pending.insert(0, (ev, meta))
             self._store_retry_at = self.clock() + self.timing.store_retry_s
-            return False
+            return "pending"
         self.faults.pop("store", None)
         self.committed[str(meta.get("source"))] += 1
         self.match = after
         if isinstance(ev, Twenty):
             self._flash = (twenty_side(before, ev), self.clock() + self.timing.flash_s)
         self._after_change(before)
-        return True
+        return "done"
 
     def _refused(self, ev: Event, meta: dict[str, Any], reason: str, inp: Input | None) -> None:
         log.info("refused %s: %s", ev.to_json(), reason)
@@ -326,7 +323,7 @@ class Appliance:
         if self.pending and now >= self._store_retry_at:
             while self.pending:
                 ev, meta = self.pending.pop(0)
-                if not self._commit(ev, meta, None):
+                if self._commit(ev, meta, None) == "pending":
                     break
 
     def _refresh(self, now: float) -> None:

@@ -18,6 +18,7 @@ power cut and can itself be undone). Navigation is not recorded: it changes noth
                              |
                            Start? ok -> new match
                          -> [Missed shot] (the sensor bar missed one: the shot due is added)
+                         -> [20 was theirs] (the latest 20 goes to the other side)
                          -> [Who starts] (before a round's first shot) -> [Last round] -> [Close]
 """
 
@@ -35,22 +36,28 @@ from rules import (
     NewMatch,
     Shot,
     Starter,
+    Twenty,
     Undo,
     ruleset,
 )
 
 Button = Literal["menu", "ok", "back"]
-ITEMS = ("New match", "Correct round", "Read board now", "Undo", "Missed shot", "Who starts",
-         "Last round", "Close")
+ITEMS = ("New match", "Correct round", "Read board now", "Undo", "Missed shot", "20 was theirs",
+         "Who starts", "Last round", "Close")
 IDLE_TIMEOUT_S = 30.0
 
 
 @dataclass(frozen=True)
 class Action:
-    """What the daemon should do: commit ``event``, read the board now, or nothing but show."""
+    """What the daemon should do: commit ``events`` in order (stopping at one refused), or read
+    the board now."""
 
-    event: Event | None = None
+    events: tuple[Event, ...] = ()
     read_now: bool = False
+
+    @property
+    def event(self) -> Event | None:
+        return self.events[0] if self.events else None
 
 
 @dataclass(frozen=True)
@@ -119,7 +126,7 @@ class Menu:
             return replace(s, screen="undo"), None
         what = m.expect().what if m else None
         if what == "confirm":
-            return s, Action(Confirm())
+            return s, Action((Confirm(),))
         if what == "board":
             return s, Action(read_now=True)
         return replace(s, screen="breakdown"), None
@@ -143,8 +150,13 @@ class Menu:
         if item == "Missed shot" and m is not None:
             exp = m.expect()
             if exp.what == "shot" and exp.seat is not None:
-                return CLOSED, Action(Shot(exp.seat))
+                return CLOSED, Action((Shot(exp.seat),))
             return CLOSED, None
+        if item == "20 was theirs" and m is not None:
+            side = _last_twenty_side(m)
+            if side is None:
+                return CLOSED, None
+            return CLOSED, Action((Undo(), Twenty(1 - side)))
         if item == "Who starts" and m is not None:
             return replace(s, screen="starter", index=0), None
         if item == "Last round":
@@ -181,7 +193,7 @@ class Menu:
     def _on_start(self, s: MenuState, b: Button, m: Match | None
                   ) -> tuple[MenuState, Action | None]:
         if b == "ok":
-            return CLOSED, Action(NewMatch(s.rules, s.players))
+            return CLOSED, Action((NewMatch(s.rules, s.players),))
         if b == "back":
             return replace(s, screen="players"), None
         return s, None
@@ -199,12 +211,12 @@ class Menu:
         if s.side == 0 and not darts:
             return replace(s, side=1), None
         event = Correction(value=s.totals[0]) if darts else Correction(totals=s.totals)
-        return CLOSED, Action(event)
+        return CLOSED, Action((event,))
 
     def _on_undo(self, s: MenuState, b: Button, m: Match | None
                  ) -> tuple[MenuState, Action | None]:
         if b == "ok":
-            return CLOSED, Action(Undo())
+            return CLOSED, Action((Undo(),))
         return CLOSED, None
 
     def _on_starter(self, s: MenuState, b: Button, m: Match | None
@@ -214,11 +226,24 @@ class Menu:
             return replace(s, index=(s.index + 1) % seats), None
         if b == "back":
             return replace(s, screen="items", index=ITEMS.index("Who starts")), None
-        return CLOSED, Action(Starter(s.index))
+        return CLOSED, Action((Starter(s.index),))
 
     def _on_breakdown(self, s: MenuState, b: Button, m: Match | None
                       ) -> tuple[MenuState, Action | None]:
         return CLOSED, None
+
+
+def _last_twenty_side(m: Match) -> int | None:
+    """The side the latest event credited a 20 to, if the latest event is a 20 of a round game
+    (the beam cannot tell whose disc dropped, so it credits the shooter's side)."""
+    if m.rules.game == "crokidarts" or m.parent is None:
+        return None
+    now, then = m.game.rounds, m.parent.game.rounds  # type: ignore[union-attr]
+    if not now or len(now) != len(then) or len(now[-1].shots) != len(then[-1].shots):
+        return None
+    a = now[-1].twenties(m.rules, valid=False)
+    b = then[-1].twenties(m.rules, valid=False)
+    return {(1, 0): 0, (0, 1): 1}.get((a[0] - b[0], a[1] - b[1]))
 
 
 def _current_totals(m: Match) -> tuple[int, int]:

@@ -1,7 +1,7 @@
 import pytest
 
 from device.menu import CLOSED, IDLE_TIMEOUT_S, ITEMS, Menu
-from rules import Confirm, Correction, NewMatch, Shot, Starter, Undo
+from rules import Confirm, Correction, NewMatch, Shot, Starter, Twenty, Undo
 from tests.builders import board, dart, play_round, shoot, start
 
 SETS = (("Ann", "Bob"), ("Home", "Away"), ("Ann", "Bob", "Cat", "Dan"))
@@ -109,3 +109,14 @@ def test_a_missed_shot_is_added_for_whoever_is_due():
     _, [a] = presses(m, *(["menu"] * (item + 1)), "ok")
     assert a.event == Shot(1)
     assert m.apply(a.event).expect().seat == 0
+
+
+def test_a_twenty_credited_to_the_shooter_can_go_to_the_other_side():
+    m = shoot(start(), 2).apply(Twenty())                     # Bob shot; the beam credits Bob
+    item = ITEMS.index("20 was theirs")
+    _, [a] = presses(m, *(["menu"] * (item + 1)), "ok")
+    assert a.events == (Undo(), Twenty(0))
+    m = m.apply(a.events[0]).apply(a.events[1])
+    assert m.summary()["rounds"][0]["twenties"] == [1, 0]
+    _, actions = presses(shoot(start(), 2), *(["menu"] * (item + 1)), "ok")
+    assert actions == []                                     # the latest event is not a 20
