@@ -90,6 +90,29 @@ def main() -> None:
     print(head)
     for name in PRESETS:
         row(name, _one(name, 1))
+    print()
+    _with_frames()
+
+
+def _with_frames() -> None:
+    """A whole tournament-singles match as the camera would see it: the simulation, and a
+    2028x1520 frame rendered of every board the match has read (one rig, as at a club)."""
+    import random
+
+    from hw_sim.camera import Scene, render
+    from hw_sim.timeline import BoardDue
+
+    for seed in (1, 2, 3):
+        t0 = time.perf_counter()
+        sc = scenario.play("tournament-singles", seed)
+        t1 = time.perf_counter()
+        scene = Scene.random(random.Random(seed), width=2028, height=1520)
+        boards = [m for m in sc.timeline if isinstance(m, BoardDue)]
+        for i, b in enumerate(boards):
+            render(b.state, scene, seed=i)
+        t2 = time.perf_counter()
+        print(f"tournament-singles #{seed} with frames: simulate {t1 - t0:.2f} s, render "
+              f"{len(boards)} frames (2028x1520, new rig) {t2 - t1:.2f} s, total {t2 - t0:.2f} s")
 
 
 if __name__ == "__main__":

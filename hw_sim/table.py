@@ -50,6 +50,7 @@ class SimTable:
         self._lock = threading.Lock()
         self.camera = SimCamera(self.scene, self.state, seed=seed)
         self.oled_bus = SimOledBus()
+        self._missing = 0
         self._closed = False
 
     @property
@@ -81,10 +82,20 @@ class SimTable:
 
         The pulse has to last: the daemon's filter ignores glitches shorter than a drop, so the
         beam stays blocked for that long in real time."""
+        with self._lock:
+            if self._missing:
+                self._missing -= 1
+                log.info("simulated beam: a drop goes unseen on purpose")
+                return
         pin = self.pin_factory.pin(self.wiring.hole_pin)
         pin.drive_low()
         time.sleep(width_s)
         pin.drive_high()
+
+    def miss_drops(self, n: int = 1) -> None:
+        """The beam misses the next ``n`` drops (dust on the lens, a disc falling at an angle)."""
+        with self._lock:
+            self._missing += n
 
     def glitch(self) -> None:
         """An electrical spike on the beam's line, far shorter than any drop."""

@@ -156,3 +156,27 @@ def test_a_store_that_cannot_be_written_is_named(tmp_path):
                           timeout=60)
     assert done.returncode == 1
     assert "event store" in done.stderr
+
+
+def test_beam_glitches_count_nothing_and_a_missed_drop_is_fixed_at_the_round(tmp_path):
+    with box(tmp_path) as (daemon, table):
+        app = daemon.appliance
+        shoot(daemon, table)
+        for _ in range(5):
+            table.glitch()
+        before = app.committed["hole"]
+        table.drop()
+        assert app.wait(lambda: app.committed["hole"] > before, WAIT)
+        assert daemon.hole.glitches >= 5
+        table.miss_drops(1)
+        shoot(daemon, table)
+        table.drop()                             # unseen
+        shoot(daemon, table, 14)
+        assert app.wait(lambda: "camera" in app.faults, WAIT)   # no camera: score by hand
+        assert app.committed["hole"] == before + 1
+        # the operator counts the round: Ann 20 + 15, Bob 20 (the drop the beam missed)
+        from device.inputs import Operator
+        from rules import Correction
+        daemon.inputs.put(Operator(Correction(totals=(35, 20)), 0.0))
+        assert app.wait(lambda: app.match.expect().what == "shot", WAIT)
+        assert app.match.summary()["rounds"][0]["totals"] == [35, 20]
