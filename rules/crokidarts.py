@@ -22,7 +22,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from rules.errors import EventError, IllegalEvent, MatchOver, NotAwaited, OutOfTurn
-from rules.events import BoardReading, Confirm, Correction, Foul, PlayEvent, Shot, Starter, Twenty
+from rules.events import BoardReading, Correction, Shot, Starter, Twenty
+from rules.game import Game
 from rules.reading import Expect, Reading
 from rules.rulesets import RuleSet
 
@@ -137,7 +138,7 @@ class Tally:
 
 
 @dataclass(frozen=True)
-class DartsGame:
+class DartsGame(Game):
     rules: RuleSet
     players: tuple[str, ...]
     legs: tuple[Leg, ...] = ()
@@ -206,26 +207,6 @@ class DartsGame:
         return self.tally().winner if self.finished() else None
 
     # --- events --------------------------------------------------------------------------------
-
-    def apply(self, ev: PlayEvent) -> DartsGame:
-        if isinstance(ev, Shot):
-            return self._shot(ev)
-        if isinstance(ev, Twenty):
-            return self._twenty(ev)
-        if isinstance(ev, Foul):
-            return self._foul()
-        if isinstance(ev, BoardReading):
-            return self._board(ev)
-        if isinstance(ev, Confirm):
-            return self._confirm()
-        if isinstance(ev, Correction):
-            return self._correct(ev)
-        if isinstance(ev, Starter):
-            return self._starter(ev)
-        raise EventError(f"{type(ev).__name__} is not a play event")
-
-    def _name(self, seat: int) -> str:
-        return f"{self.players[seat]} (seat {seat})"
 
     def _refuse_unless_shot_due(self, exp: Expect, doing: str) -> None:
         if exp.what == "board":

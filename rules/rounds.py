@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.errors import EventError, IllegalEvent, MatchOver, NotAwaited, OutOfTurn
-from rules.events import BoardReading, Confirm, Correction, Foul, PlayEvent, Shot, Starter, Twenty
+from rules.events import BoardReading, Correction, Shot, Starter, Twenty
+from rules.game import Game
 from rules.reading import Expect, Reading
 from rules.rulesets import RuleSet
 
@@ -72,7 +73,7 @@ def _points(rules: RuleSet, totals: tuple[int, int]) -> tuple[int, int]:
 
 
 @dataclass(frozen=True)
-class RoundGame:
+class RoundGame(Game):
     rules: RuleSet
     players: tuple[str, ...]
     rounds: tuple[Round, ...] = ()
@@ -146,26 +147,6 @@ class RoundGame:
         return tuple(full)
 
     # --- events --------------------------------------------------------------------------------
-
-    def apply(self, ev: PlayEvent) -> RoundGame:
-        if isinstance(ev, Shot):
-            return self._shot(ev)
-        if isinstance(ev, Twenty):
-            return self._twenty(ev)
-        if isinstance(ev, Foul):
-            return self._foul()
-        if isinstance(ev, BoardReading):
-            return self._board(ev)
-        if isinstance(ev, Confirm):
-            return self._confirm()
-        if isinstance(ev, Correction):
-            return self._correct(ev)
-        if isinstance(ev, Starter):
-            return self._starter(ev)
-        raise EventError(f"{type(ev).__name__} is not a play event")
-
-    def _name(self, seat: int) -> str:
-        return f"{self.players[seat]} (seat {seat})"
 
     def _refuse_unless_shot_due(self, exp: Expect, doing: str) -> None:
         if exp.what == "board":
