@@ -22,7 +22,7 @@ from device.buttons import Buttons
 from device.camera import Camera, open_camera
 from device.config import Config, DisplayConfig
 from device.display import Display, OledDisplay, OledSettings, open_display
-from device.errors import CameraError, DeviceError, SensorError
+from device.errors import CameraError, SensorError
 from device.hole import HoleSensor, PulseLimits
 from device.inputs import Fault, Input
 from device.notify import Notifier
@@ -32,6 +32,7 @@ from device.touch import SensorBar
 from device.watcher import BoardWatcher, Reader, Settle
 from firmware_bridge.link import LinkTiming
 from rules import NewMatch
+from rules.errors import CrokiscoreError
 
 if TYPE_CHECKING:
     from hw_sim.table import SimTable
@@ -99,7 +100,7 @@ class Daemon:
         if self.camera is not None:
             try:
                 read = reader or make_reader(config)
-            except DeviceError as exc:
+            except CrokiscoreError as exc:
                 self._fault("camera", str(exc))
             else:
                 c = config.camera
