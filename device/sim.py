@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from PIL import Image
@@ -107,6 +108,9 @@ class Simulation:
             buttons=tuple((k, v) for k in ("menu", "ok", "back")
                           if (v := getattr(c.buttons, k)) is not None)),
             width=c.camera.width, height=c.camera.height)
+        if c.camera.kind == "sim" and c.camera.calibration is None and reader is None:
+            self.config = c = replace(c, camera=replace(
+                c.camera, calibration=self._calibrate(Path(c.store).parent)))
         self.speed = speed
         self.timeout_s = timeout_s
         self.tally = Tally()
@@ -120,6 +124,17 @@ class Simulation:
         self.daemon = Daemon(self.config, table=self.table, reader=reader, screen=screen)
         self._done = threading.Event()
         self._failure: BaseException | None = None
+
+    def _calibrate(self, folder: Path) -> str:
+        """What an installer does once: a frame of the empty board, calibrated, kept."""
+        import vision
+
+        frame = self.table.camera.capture()
+        cal = vision.calibrate(frame, seat0=self.table.seat0_edge(), name="the empty board")
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / "calibration.json"
+        vision.save_calibration(cal, path)
+        return str(path)
 
     @property
     def app(self) -> Appliance:

@@ -12,11 +12,13 @@ methods, as hands on the board would.
 from __future__ import annotations
 
 import logging
+import math
 import random
 import threading
 import time
 from dataclasses import dataclass
 
+import numpy as np
 from gpiozero.pins.mock import MockFactory
 
 from hw_sim.camera import Scene, SimCamera
@@ -57,6 +59,14 @@ class SimTable:
     def port(self) -> str:
         """The sensor bar's serial port, like a /dev/serial/by-id path."""
         return self.pico.path
+
+    def seat0_edge(self) -> str:
+        """The frame edge seat 0 sits at, as the installer tells ``crokiscore calibrate``."""
+        rig = self.scene.rig
+        uv = rig.project(np.array([[0.0, 0.0, 0.0], [0.0, -self.board.outer_radius, 0.0]]))
+        dx, dy = uv[1] - uv[0]
+        angle = math.degrees(math.atan2(dy, dx)) % 360.0  # 0: right, 90: down the frame
+        return ("right", "bottom", "left", "top")[round(angle / 90.0) % 4]
 
     # --- what the players' hands do ----------------------------------------------------------
 
