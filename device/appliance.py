@@ -239,6 +239,9 @@ class Appliance:
             after = before.apply(ev)
         except RulesError as exc:
             self._refused(ev, meta, str(exc), inp)
+            if meta.get("source") == "camera":  # the round waits: the operator must count it
+                self._fault("camera", "CHECK the board: the reading does not add up; score "
+                            "the round on the buttons")
             return "refused"
         assert self.match_id is not None
         try:
@@ -291,8 +294,7 @@ class Appliance:
             self._board_token = None
             if self.board is not None:
                 self.board.cancel()
-            else:
-                self._fault("camera", None)
+            self._fault("camera", None)  # the round is scored: a camera trouble is news again
 
     # --- status and display ----------------------------------------------------------------
 
