@@ -1,0 +1,314 @@
+"""Measuring a disc's rim on the full-resolution frame, with the parallax of its thickness undone.
+
+Around a disc's estimated centre, short profiles across the rim are read from the frame, each
+sample put on the plane of the disc's top face through the camera model, so the fitted circle's
+centre is the disc's true position rather than its picture's (which leans away from the point
+below the camera by up to a few mm). Colours are compared in logarithms: a shadow or a lamp's
+falloff scales a colour rather than shifting it, so a dark disc's contact shadow or a light one's
+bevel moves the steepest change far less than it would in plain levels.
+
+Only the half of the rim facing away from the point below the camera gives the position: on the
+near half the disc's side shows between its top face and the board, and where the side and the
+face are both dark the top's rim cannot be told from the foot's. A disc's apparent radius differs
+a little from the true one (bevels, shadows, blur); the fit first leaves it free, then
+:func:`refit` fixes it at the value measured over a side's discs, which steadies discs whose rim
+is partly spoilt by a neighbour, a line or a peg.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from rules.board import Board
+from vision.camera import CameraModel
+
+log = logging.getLogger(__name__)
+
+RAYS = 96
+ARC_DEG = 95.0
+DITCH_DEPTH_MM = 10.0    # assumed depth of the ditch, for discs lying in it (zone 0 regardless)
+LOG_OFFSET = 8.0         # added before the logarithm, so sensor noise in black does not blow up
+_ANGLES = (np.arange(RAYS) + 0.5) * (2 * np.pi / RAYS)
+
+
+@dataclass(frozen=True, eq=False)
+class Rim:
+    """A disc's top face as measured. ``x_mm``, ``y_mm``: its centre on the board; the rim's
+    points (on the half used for position) are kept so the fit can be redone with another
+    radius."""
+
+    x_mm: float
+    y_mm: float
+    z_mm: float
+    radius_mm: float      # the apparent radius, fitted freely
+    coverage: float       # share of all profiles whose rim lies on the circle
+    points: int           # profiles of the far half that agree with the fit
+    spread_mm: float      # robust scatter of those points about the circle
+    sigma_mm: float       # standard error of the centre along the line to the board's centre
+    contrast: float       # the rim's median colour step (log units x 100 per mm)
+    in_ditch: bool
+    edge_x: np.ndarray
+    edge_y: np.ndarray
+    use: np.ndarray       # bool per point: on the far half, with a clear edge
+
+
+def to_log(prof: np.ndarray) -> np.ndarray:
+    return (np.log(np.maximum(prof, 0.0) + LOG_OFFSET) * 100.0).astype(np.float32)
+
+
+def profiles(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, z: np.ndarray,
+             rho: np.ndarray, angles: np.ndarray = _ANGLES) -> tuple[np.ndarray, np.ndarray]:
+    """Log-colour profiles (n, rays, m, 3) along rays from each centre on the plane at height z,
+    and which profiles leave the frame (n, rays)."""
+    ca, sa = np.cos(angles), np.sin(angles)
+    x = centres[:, 0, None, None] + ca[None, :, None] * rho[None, None, :]
+    y = centres[:, 1, None, None] + sa[None, :, None] * rho[None, None, :]
+    zz = np.broadcast_to(np.asarray(z, np.float64).reshape(-1, 1, 1), x.shape)
+    uv = camera.project(np.stack([x, y, zz], -1)).astype(np.float32)
+    n, k, m = x.shape
+    flat = uv.reshape(n * k, m, 2)
+    prof = cv2.remap(frame, flat[..., 0], flat[..., 1], cv2.INTER_CUBIC,
+                     borderMode=cv2.BORDER_CONSTANT, borderValue=(-1, -1, -1))
+    prof = prof.reshape(n, k, m, -1).astype(np.float32)
+    outside = (prof[..., 0] < 0).any(axis=-1)
+    return to_log(prof), outside
+
+
+def gradient(prof: np.ndarray, step: float) -> np.ndarray:
+    """How fast the colour changes along each profile (log units x 100 per mm)."""
+    shape = prof.shape
+    sm = cv2.blur(prof.reshape(-1, shape[-2], shape[-1]), (3, 1)).reshape(shape)
+    d = np.zeros(shape[:-1], np.float32)
+    diff = sm[..., 2:, :] - sm[..., :-2, :]
+    d[..., 1:-1] = np.sqrt((diff * diff).sum(axis=-1)) / (2 * step)
+    return d
+
+
+def _subpixel(d: np.ndarray, j: np.ndarray, rho: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    step = float(rho[1] - rho[0])
+    j = np.clip(j, 1, d.shape[-1] - 2)
+    a = np.take_along_axis(d, (j - 1)[..., None], -1)[..., 0]
+    b = np.take_along_axis(d, j[..., None], -1)[..., 0]
+    c = np.take_along_axis(d, (j + 1)[..., None], -1)[..., 0]
+    den = a - 2 * b + c
+    with np.errstate(all="ignore"):
+        frac = np.where(den < 0, 0.5 * (a - c) / den, 0.0)
+    return rho[j] + np.clip(frac, -1, 1) * step, b
+
+
+def steepest(d: np.ndarray, rho: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per profile: the position and strength of the steepest change."""
+    return _subpixel(d, np.argmax(d, axis=-1), rho)
+
+
+def nearest(d: np.ndarray, rho: np.ndarray, target: float,
+            share: float = 0.3) -> tuple[np.ndarray, np.ndarray]:
+    """Per profile: the local maximum of the change nearest ``target`` among those at least
+    ``share`` of the profile's steepest: the rim rather than a line or a neighbour beyond it."""
+    top = d.max(axis=-1, keepdims=True)
+    peak = np.zeros(d.shape, bool)
+    peak[..., 1:-1] = ((d[..., 1:-1] >= d[..., :-2]) & (d[..., 1:-1] > d[..., 2:])
+                       & (d[..., 1:-1] >= share * top))
+    dist = np.where(peak, np.abs(rho - target), np.inf)
+    j = np.argmin(dist, axis=-1)
+    pos, strength = _subpixel(d, j, rho)
+    return pos, np.where(np.isfinite(dist.min(axis=-1)), strength, 0.0)
+
+
+def fit_circle(px: np.ndarray, py: np.ndarray, w: np.ndarray, cx: float, cy: float,
+               radius: float | None) -> tuple[float, float, float, np.ndarray]:
+    """Weighted Gauss-Newton circle fit (radius free when None): centre, radius, residuals."""
+    r = radius if radius is not None else float(
+        np.average(np.hypot(px - cx, py - cy), weights=w + 1e-12))
+    for _ in range(8):
+        dx, dy = px - cx, py - cy
+        d = np.hypot(dx, dy) + 1e-9
+        res = d - r
+        cols = [-dx / d, -dy / d] + ([] if radius is not None else [-np.ones_like(d)])
+        sw = np.sqrt(w)
+        step, *_ = np.linalg.lstsq(np.stack(cols, 1) * sw[:, None], -res * sw, rcond=None)
+        cx += float(step[0])
+        cy += float(step[1])
+        if radius is None:
+            r += float(step[2])
+        if float(np.abs(step).max()) < 1e-5:
+            break
+    return cx, cy, r, np.hypot(px - cx, py - cy) - r
+
+
+def robust_circle(px: np.ndarray, py: np.ndarray, use: np.ndarray, cx: float, cy: float,
+                  radius: float | None) -> tuple[float, float, float, np.ndarray, np.ndarray]:
+    """A circle fit that down-weights points off it (Cauchy weights, re-estimated)."""
+    w = use.astype(np.float64)
+    r = radius if radius is not None else 0.0
+    res = np.zeros_like(px)
+    for _ in range(5):
+        cx, cy, r, res = fit_circle(px, py, w, cx, cy, radius)
+        scale = max(0.08, 1.4826 * float(np.median(np.abs(res[use])))) if use.any() else 1.0
+        w = use / (1.0 + (res / (2.5 * scale)) ** 2)
+    return cx, cy, r, res, w
+
+
+def _far_half(cx: float, cy: float, nadir: np.ndarray) -> np.ndarray:
+    out = math.atan2(cy - nadir[1], cx - nadir[0])
+    return np.cos(_ANGLES - out) > math.cos(math.radians(ARC_DEG))
+
+
+def spoilt(camera: CameraModel, board: Board, centres: np.ndarray, z: np.ndarray,
+           radius: float, reach: tuple[float, float] = (-0.8, 2.5)) -> np.ndarray:
+    """Which profiles (n, rays) cross one of the board's own edges just beside the rim: a
+    painted line, the hole's or the surface's edge, a peg. There the steepest change may be the
+    board's rather than the disc's, so those profiles do not place the disc. Where the board
+    feature lies is known from the camera: each sample just outside the rim is followed down its
+    ray to the playing surface."""
+    rho = np.arange(radius + reach[0], radius + reach[1] + 1e-9, 0.25)
+    ca, sa = np.cos(_ANGLES), np.sin(_ANGLES)
+    x = centres[:, 0, None, None] + ca[None, :, None] * rho[None, None, :]
+    y = centres[:, 1, None, None] + sa[None, :, None] * rho[None, None, :]
+    c = camera.centre_mm
+    scale = (c[2] / np.maximum(c[2] - np.asarray(z, np.float64), 1.0)).reshape(-1, 1, 1)
+    gx = c[0] + (x - c[0]) * scale  # where the ray through each sample meets the surface
+    gy = c[1] + (y - c[1]) * scale
+    gr = np.hypot(gx, gy)
+    near = 1.0 + board.line_width / 2
+    bad = np.zeros(gr.shape, bool)
+    for r in board.line_radii:
+        bad |= np.abs(gr - r) < near
+    for r in (board.surface_radius, board.hole_diameter / 2):
+        bad |= np.abs(gr - r) < 1.0
+    for px, py in board.pegs():  # the peg's top leans outward too: allow for its height
+        bad |= np.hypot(gx - px, gy - py) < board.peg_diameter / 2 + 3.0
+    return bad.any(axis=-1)
+
+
+def measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board: Board,
+            floor: float) -> list[Rim | None]:
+    """Measures the rim around each estimated centre (n, 2) in mm; None where there is no
+    disc-sized rim. ``floor`` is the frame's clutter level (see :func:`clutter`): a rim's edges
+    must stand above it."""
+    n = len(centres)
+    if n == 0:
+        return []
+    centres = np.asarray(centres, np.float64).copy()
+    radius = board.disc_radius
+    top = board.disc_thickness
+    r_c = np.hypot(centres[:, 0], centres[:, 1])
+    ditch = r_c > board.surface_radius + radius * 0.5
+    z = np.where(ditch, top - DITCH_DEPTH_MM, top)
+    step = min(0.25, 0.4 * camera.mm_per_px(top))
+    nadir = camera.nadir()
+    lean = np.hypot(centres[:, 0] - nadir[0], centres[:, 1] - nadir[1]) * top / max(
+        camera.centre_mm[2] - top, 1.0)
+    # pass 1: the steepest change within 3.5 mm of the rim, a circle of the disc's radius
+    rho = np.arange(radius - 3.5, radius + 3.5 + step / 2, step)
+    prof, outside = profiles(frame, camera, centres, z, rho)
+    pos, strength = steepest(gradient(prof, step), rho)
+    for i in range(n):
+        cx, cy = centres[i]
+        use = _far_half(cx, cy, nadir) & ~outside[i] & (strength[i] > floor)
+        if use.sum() < 8:
+            continue
+        px = cx + np.cos(_ANGLES) * pos[i]
+        py = cy + np.sin(_ANGLES) * pos[i]
+        cx, cy, *_ = robust_circle(px, py, use, cx, cy, radius)
+        centres[i] = (cx, cy)
+    # pass 2: the edge nearest the rim within 2 mm, the radius left free
+    rho = np.arange(radius - 2.0, radius + 2.0 + step / 2, step)
+    prof, outside = profiles(frame, camera, centres, z, rho)
+    d = gradient(prof, step)
+    pos, strength = nearest(d, rho, radius, 0.5)
+    board_edge = spoilt(camera, board, centres, z, radius)
+    out: list[Rim | None] = []
+    for i in range(n):
+        cx, cy = centres[i]
+        far = _far_half(cx, cy, nadir)
+        st = strength[i]
+        clear = ~outside[i] & (st > max(floor, 0.3 * float(np.median(st[far]))))
+        use = far & clear & ~board_edge[i]
+        if use.sum() < 12:  # a disc lying along a line: its clear rays will have to do
+            use = far & clear
+            out.append(None)
+            continue
+        px = cx + np.cos(_ANGLES) * pos[i]
+        py = cy + np.sin(_ANGLES) * pos[i]
+        fx, fy, fr, res, w = robust_circle(px, py, use, cx, cy, None)
+        if not abs(fr - radius) < 2.5:
+            out.append(None)
+            continue
+        fx, fy, _, res, w = robust_circle(px, py, use, fx, fy, fr)
+        good = use & (w > 0.5)
+        spread = 1.4826 * float(np.median(np.abs(res[good]))) if good.any() else 9.9
+        # all round, the rim lies on the circle or, on the near half, out to the foot's edge
+        allres = np.hypot(px - fx, py - fy) - fr
+        near = lean[i] * np.clip(-np.cos(_ANGLES - math.atan2(fy - nadir[1], fx - nadir[0])),
+                                 0, None)
+        onrim = clear & (allres > -0.8) & (allres < near + 0.8)
+        sigma = _centre_sigma(px, py, fx, fy, w, spread)
+        out.append(Rim(fx, fy, float(z[i]), fr, float(onrim.mean()), int(good.sum()), spread,
+                       sigma, float(np.median(st[good])) if good.any() else 0.0,
+                       bool(math.hypot(fx, fy) > board.surface_radius), px, py, use))
+    return out
+
+
+def _centre_sigma(px: np.ndarray, py: np.ndarray, cx: float, cy: float, w: np.ndarray,
+                  spread: float) -> float:
+    """Standard error of the centre along the line from the board's centre (the direction zones
+    depend on), from the points' scatter and how they are spread round the rim."""
+    dx, dy = px - cx, py - cy
+    d = np.hypot(dx, dy) + 1e-9
+    a = np.stack([dx / d, dy / d], 1) * np.sqrt(w)[:, None]
+    try:
+        cov = np.linalg.inv(a.T @ a) * spread**2
+    except np.linalg.LinAlgError:
+        return 9.9
+    r = math.hypot(cx, cy)
+    u = np.array([cx / r, cy / r]) if r > 1e-6 else np.array([1.0, 0.0])
+    return float(math.sqrt(max(float(u @ cov @ u), 0.0)))
+
+
+def refit(rim: Rim, radius: float) -> Rim:
+    """The rim's circle fitted again with the radius fixed (a side's measured radius)."""
+    fx, fy, _, res, w = robust_circle(rim.edge_x, rim.edge_y, rim.use, rim.x_mm, rim.y_mm,
+                                      radius)
+    good = rim.use & (w > 0.5)
+    spread = 1.4826 * float(np.median(np.abs(res[good]))) if good.any() else rim.spread_mm
+    return replace(rim, x_mm=fx, y_mm=fy, spread_mm=spread, points=int(good.sum()))
+
+
+def clutter(frame: np.ndarray, camera: CameraModel, board: Board) -> float:
+    """The bare board's typical steepest change along a short profile (grain, print, sensor
+    noise), in the units of :func:`gradient`. A rim must stand above it."""
+    rng = np.random.default_rng(0)
+    n = 48
+    r = np.sqrt(rng.uniform((board.hole_diameter / 2 + 5) ** 2,
+                            (board.surface_radius - 5) ** 2, n))
+    a = rng.uniform(0, 2 * np.pi, n)
+    centres = np.stack([r * np.cos(a), r * np.sin(a)], -1)
+    step = min(0.25, 0.4 * camera.mm_per_px())
+    rho = np.arange(0.0, 6.0, step)
+    prof, _ = profiles(frame, camera, centres, np.zeros(n), rho, np.array([0.0, math.pi / 2]))
+    _, strength = steepest(gradient(prof, step), rho)
+    return float(np.median(strength))
+
+
+def face_colours(frame: np.ndarray, camera: CameraModel, rims: list[Rim],
+                 radius: float) -> np.ndarray:
+    """Each disc's top-face colour (n, 3; RGB): the median over its middle, clear of the rim's
+    bevel and shadow."""
+    if not rims:
+        return np.zeros((0, 3))
+    r = np.array([0.0, 0.2, 0.4, 0.6]) * radius
+    a = np.arange(12) * (2 * np.pi / 12)
+    pts = np.concatenate([[[0.0, 0.0]], (r[1:, None, None] * np.stack(
+        [np.cos(a), np.sin(a)], -1)[None]).reshape(-1, 2)])
+    xy = np.array([[k.x_mm, k.y_mm] for k in rims])[:, None, :] + pts[None]
+    z = np.array([k.z_mm for k in rims])[:, None].repeat(len(pts), 1)
+    uv = camera.project(np.concatenate([xy, z[..., None]], -1)).astype(np.float32)
+    got = cv2.remap(frame, uv[..., 0], uv[..., 1], cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
+    return np.median(got, axis=1)[:, ::-1]

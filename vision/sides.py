@@ -1,0 +1,135 @@
+"""Which side each disc belongs to, from its colour.
+
+Discs are told apart by clustering their top faces' colours into two groups; the darker group is
+team 0, as the vision contract says, unless the club names its two colours (config
+``[vision] team_colours``), in which case each disc goes to the nearer one. Colours are compared
+as logarithms (so a disc in a lamp's falloff or a shadow keeps its place relative to the others).
+
+A board with one side's discs only cannot say which side that is: with the colours named (or
+carried over from an earlier reading of the same match), the nearer colour decides; without,
+the discs are given to the side whose usual colour they resemble more, and marked unsure.
+Three or more clearly different colours are refused: something other than discs, or a third
+set, is on the board.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.errors import TooManyColours
+
+log = logging.getLogger(__name__)
+
+RGB = tuple[int, int, int]
+_SEPARATE = 0.35    # log-colour distance (35 % per channel) that two sides must be apart
+_RATIO = 3.0        # ... and this many times their spread
+_THIRD = 0.6        # a side splits in two colours only this far apart (light varies a lot)
+_THIRD_RATIO = 4.0
+
+
+@dataclass(frozen=True)
+class Sides:
+    """Per disc its team, whether that is sure, and the two teams' colours as seen (RGB, None
+    for a side with no disc here)."""
+
+    teams: tuple[int, ...]
+    sure: tuple[bool, ...]
+    colours: tuple[RGB | None, RGB | None]
+
+
+def _log(rgb: np.ndarray) -> np.ndarray:
+    return np.log(np.asarray(rgb, np.float64) + 8.0)
+
+
+def _luma(logc: np.ndarray) -> np.ndarray:
+    return logc @ np.array([0.299, 0.587, 0.114])
+
+
+def two_means(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Deterministic 2-means: seeded with the two points furthest apart. Returns labels (0/1)
+    and the two centres."""
+    d = np.linalg.norm(x[:, None] - x[None], axis=-1)
+    i, j = np.unravel_index(int(np.argmax(d)), d.shape)
+    centres = np.stack([x[i], x[j]])
+    labels = np.zeros(len(x), int)
+    for _ in range(20):
+        new = np.argmin(np.linalg.norm(x[:, None] - centres[None], axis=-1), axis=1)
+        if (new == labels).all() and _ > 0:
+            break
+        labels = new
+        for k in range(2):
+            if (labels == k).any():
+                centres[k] = x[labels == k].mean(axis=0)
+    return labels, centres
+
+
+def _apart(x: np.ndarray, labels: np.ndarray, centres: np.ndarray, separate: float = _SEPARATE,
+           ratio: float = _RATIO) -> bool:
+    """Whether two groups are clearly two colours, not one colour's spread."""
+    if (labels == 0).sum() == 0 or (labels == 1).sum() == 0:
+        return False
+    gap = float(np.linalg.norm(centres[0] - centres[1]))
+    spread = math.sqrt(float(np.mean(np.sum((x - centres[labels]) ** 2, axis=1))))
+    return gap > separate and gap > ratio * spread
+
+
+def _check_third(x: np.ndarray, labels: np.ndarray) -> None:
+    for k in (0, 1):
+        group = x[labels == k]
+        if len(group) < 2:
+            continue
+        sub, centres = two_means(group)
+        if _apart(group, sub, centres, _THIRD, _THIRD_RATIO):
+            raise TooManyColours(
+                "the discs come in more than two colours, so the sides cannot be told apart: "
+                "take off anything that is not a disc of the two sets in play, or name the two "
+                "colours in the config ([vision] team_colours)")
+
+
+def assign(faces: np.ndarray, colours: tuple[RGB, RGB] | None = None,
+           light: np.ndarray | None = None) -> Sides:
+    """Teams for discs whose top faces have the given colours (n, 3; RGB). ``light``: the lit
+    board's colour near each disc (n, 3; RGB); the discs' colours are then compared relative to
+    it, so a lamp's falloff across the board does not split a side in two."""
+    n = len(faces)
+    if n == 0:
+        return Sides((), (), colours if colours else (None, None))
+    raw = _log(faces)
+    x = raw - _log(light) + float(np.mean(_log(light))) if light is not None else raw
+    if colours is not None:
+        ref = _log(np.array(colours))
+        d = np.linalg.norm(raw[:, None] - ref[None], axis=-1)
+        teams = np.argmin(d, axis=1)
+        # a disc far nearer one named colour than the other is sure
+        sure = np.abs(d[:, 0] - d[:, 1]) > 0.25 * np.linalg.norm(ref[0] - ref[1])
+        if n >= 3:
+            _check_third(x, teams)
+        return Sides(tuple(int(t) for t in teams), tuple(bool(s) for s in sure),
+                     _seen(faces, teams))
+    if n >= 2:
+        labels, centres = two_means(x)
+        if _apart(x, labels, centres):
+            _check_third(x, labels)
+            dark = int(np.argmin(_luma(centres)))
+            teams = np.where(labels == dark, 0, 1)
+            return Sides(tuple(int(t) for t in teams), (True,) * n, _seen(faces, teams))
+    # one colour only, and no named colours: guess by how dark the discs are, and say so
+    team = 0 if float(np.median(_luma(x))) < math.log(100.0 + 8.0) else 1
+    teams = np.full(n, team)
+    return Sides(tuple(int(t) for t in teams), (False,) * n, _seen(faces, teams))
+
+
+def _seen(faces: np.ndarray, teams: np.ndarray) -> tuple[RGB | None, RGB | None]:
+    out: list[RGB | None] = []
+    for k in (0, 1):
+        group = faces[teams == k]
+        if len(group):
+            m = np.median(group, axis=0)
+            out.append((int(round(m[0])), int(round(m[1])), int(round(m[2]))))
+        else:
+            out.append(None)
+    return out[0], out[1]
