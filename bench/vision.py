@@ -12,7 +12,8 @@ scratch (finding the board in the frame). Against the frames' truth it prints:
   errors           radial position error (mm) and its ratio to the uncertainty given
   speed            median ms per read_board on decoded frames, per frame size (load average too)
 
-The sides' colours seen in a two-colour reading are passed to the rig's next readings, as the
+The sides' colours seen in a reading with three discs a side or more are passed to the rig's next
+readings, as the
 daemon passes them from round to round of a match (a board with one side's discs only cannot say
 which side it is otherwise). Then the real photos against their hand truth
 (tests/vision/data/real_truth.json).
@@ -150,7 +151,8 @@ class Tally:
               f"discs, {int(c['ditch discs'])} in the ditch")
         print(f"  on-board discs found             {pct('on-board found', 'on-board discs')}")
         print(f"  ... zoned right                  {pct('zone right', 'on-board discs')}")
-        print(f"  ... zoned right or flagged       {pct('zone right or flagged', 'on-board discs')}")
+        print("  ... zoned right or flagged       "
+              f"{pct('zone right or flagged', 'on-board discs')}")
         print(f"  ... wrong and unflagged          {int(c['wrong and unflagged'])}")
         print(f"  ditch discs found                {pct('ditch found', 'ditch discs')}")
         print(f"  flagged (all found discs)        {pct('flagged', 'found')}")
@@ -222,7 +224,8 @@ def bench_sim(folder: Path, frames: int, seed: int, per_rig: int) -> None:
                     tally.c["frames"] += 1
                     continue
                 ms = (time.perf_counter() - t0) * 1000
-                if all(reading.colours) and all(d.side_sure for d in reading.discs):
+                per_side = [sum(d.team == k for d in reading.discs) for k in (0, 1)]
+                if min(per_side) >= 3 and all(d.side_sure for d in reading.discs):
                     seen[(rig, use_cal)] = reading.colours
                 tally.add(item["image"], reading, truth, quarters, ms, size)
         with_cal.report(f"{source}, with the rig's calibration")

@@ -3,7 +3,6 @@ the unsure ones marked, and the totals."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from vision.reading import Reading

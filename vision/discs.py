@@ -13,6 +13,7 @@ Each candidate's rim is then measured on the full frame by :mod:`vision.rims`.
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 from dataclasses import dataclass
@@ -58,7 +59,7 @@ def view_maps(camera: CameraModel, board: Board, z: float, ppm: float = PX_PER_M
     """The frame-pixel lookup of a top view covering the ditch. Rays are projected exactly on a
     grid every 8 view pixels and interpolated between (the mapping is smooth)."""
     extent = board.ditch_radius + 8.0
-    size = int(math.ceil(2 * extent * ppm))
+    size = math.ceil(2 * extent * ppm)
     extent = size / (2 * ppm)
     step = 8
     n = -(-size // step) + 2
@@ -96,7 +97,7 @@ def _sector_kernels(radius_px: float) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per sector of the ring: kernels picking the doubled-angle components of the edges on
     the ring of ``radius_px``, so that a rim's edges (across the ring) add up positive and
     edges along it (a line the ring touches) negative."""
-    r = int(math.ceil(radius_px + 2))
+    r = math.ceil(radius_px + 2)
     y, x = np.mgrid[-r:r + 1, -r:r + 1].astype(np.float32)
     rho = np.hypot(x, y)
     ring = np.clip(1.0 - np.abs(rho - radius_px) / 1.2, 0.0, None)
@@ -108,6 +109,41 @@ def _sector_kernels(radius_px: float) -> list[tuple[np.ndarray, np.ndarray]]:
         w /= w.sum()
         out.append(((w * np.cos(2 * phi)).astype(np.float32),
                     (w * np.sin(2 * phi)).astype(np.float32)))
+    return out
+
+
+@functools.lru_cache(maxsize=4)
+def _kernel_spectra(radius_px: float, rows: int, cols: int) -> tuple[np.ndarray, ...]:
+    """The sector kernels' spectra (complex: cos + i sin of the doubled angle), conjugated for
+    correlation, on a DFT grid of rows x cols."""
+    out = []
+    for kc, ks in _sector_kernels(radius_px):
+        h = kc.shape[0] // 2
+        pad = np.zeros((rows, cols, 2), np.float32)
+        pad[:kc.shape[0], :kc.shape[1], 0] = kc
+        pad[:kc.shape[0], :kc.shape[1], 1] = ks
+        pad = np.roll(pad, (-h, -h), axis=(0, 1))  # the kernel's centre at the origin
+        spec = cv2.dft(pad, flags=cv2.DFT_COMPLEX_OUTPUT)
+        spec[..., 1] *= -1.0
+        out.append(spec)
+    return tuple(out)
+
+
+def _sector_responses(a: np.ndarray, b: np.ndarray, radius_px: float) -> np.ndarray:
+    """Per sector, the correlation of (a, b) with the sector's (cos, sin) kernels, summed:
+    the real part of one complex correlation of a + ib, done through the DFT (one forward
+    transform, one inverse per sector)."""
+    h, w = a.shape
+    r = math.ceil(radius_px + 2)
+    rows, cols = cv2.getOptimalDFTSize(h + r), cv2.getOptimalDFTSize(w + r)
+    z = np.zeros((rows, cols, 2), np.float32)
+    z[:h, :w, 0] = a
+    z[:h, :w, 1] = b
+    fz = cv2.dft(z, flags=cv2.DFT_COMPLEX_OUTPUT)
+    out = np.empty((SECTORS, h, w), np.float32)
+    for k, spec in enumerate(_kernel_spectra(radius_px, rows, cols)):
+        prod = cv2.mulSpectrums(fz, spec, 0)
+        out[k] = cv2.idft(prod, flags=cv2.DFT_SCALE)[:h, :w, 0]
     return out
 
 
@@ -127,10 +163,15 @@ def candidates(view: TopView, board: Board, *, min_strength: float = 4.0) -> lis
     size = view.image.shape[0]
     col = (np.arange(size) + 0.5) / view.ppm - view.extent
     rr = np.hypot(col[None, :], col[:, None])
-    typical = float(np.median((jxx + jyy)[rr < board.surface_radius])) + 1.0
-    sectors = np.stack([cv2.filter2D(a, -1, kc, borderType=cv2.BORDER_CONSTANT)
-                        + cv2.filter2D(b, -1, ks, borderType=cv2.BORDER_CONSTANT)
-                        for kc, ks in _sector_kernels(board.disc_radius * view.ppm)])
+    # the typical edge energy of the surface and, apart, of the ditch (often a rougher cloth
+    # or wood): a rim must stand out from what is around it
+    energy = jxx + jyy
+    surface = rr < board.surface_radius - 3.0
+    ditch = (rr > board.surface_radius + 3.0) & (rr < board.ditch_radius - 3.0)
+    typical = np.where(rr < board.surface_radius,
+                       float(np.median(energy[surface])) + 1.0,
+                       float(np.median(energy[ditch])) + 1.0 if ditch.any() else 1.0)
+    sectors = _sector_responses(a, b, board.disc_radius * view.ppm)
     strength = np.partition(sectors, _WEAK_SECTORS, axis=0)[_WEAK_SECTORS] / typical
     score = sectors.mean(axis=0) / typical
     on_board = (rr < board.ditch_radius - board.disc_radius + 3.0) & (
@@ -148,7 +189,7 @@ def candidates(view: TopView, board: Board, *, min_strength: float = 4.0) -> lis
 
 def board_light(view: TopView, discs: np.ndarray, board: Board, cell_mm: float = 40.0
                 ) -> np.ndarray:
-    """The playing surface's colour as lit, near each disc (n, 3; BGR): a coarse median of the
+    """The playing surface's colour as lit, near each disc (n, 3; BGR): a coarse mean of the
     top view over the bare surface (discs masked), so a disc's colour can be taken relative to
     the light falling where it lies. Discs in the ditch get the surface's colour nearest them."""
     if len(discs) == 0:
@@ -157,18 +198,20 @@ def board_light(view: TopView, discs: np.ndarray, board: Board, cell_mm: float =
     size = img.shape[0]
     coord = (np.arange(size) + 0.5) / view.ppm - view.extent
     xx, yy = np.meshgrid(coord, -coord)
-    bare = np.hypot(xx, yy) < board.surface_radius - 8.0
+    mask = np.zeros((size, size), np.uint8)
     for x, y in discs:
-        bare &= np.hypot(xx - x, yy - y) > board.disc_radius + 6.0
-    cell = max(2, int(round(cell_mm * view.ppm)))
+        cv2.circle(mask, (round((x + view.extent) * view.ppm), round((view.extent - y) * view.ppm)),
+                   round((board.disc_radius + 6.0) * view.ppm), 1, -1)
+    bare = (np.hypot(xx, yy) < board.surface_radius - 8.0) & (mask == 0)
+    cell = max(2, round(cell_mm * view.ppm))
     n = -(-size // cell)
-    grid = np.full((n, n, 3), np.nan)
-    for i in range(n):
-        for j in range(n):
-            m = bare[i * cell:(i + 1) * cell, j * cell:(j + 1) * cell]
-            if m.sum() > cell * cell // 8:
-                grid[i, j] = np.median(img[i * cell:(i + 1) * cell, j * cell:(j + 1) * cell][m],
-                                       axis=0)
+    pad = n * cell - size
+    m = np.pad(bare.astype(np.float32), ((0, pad), (0, pad)))
+    v = np.pad(img * bare[..., None], ((0, pad), (0, pad), (0, 0)))
+    count = m.reshape(n, cell, n, cell).sum(axis=(1, 3))
+    total = v.reshape(n, cell, n, cell, 3).sum(axis=(1, 3))
+    grid = np.where(count[..., None] > cell * cell / 8, total / np.maximum(count, 1)[..., None],
+                    np.nan)
     have = ~np.isnan(grid[..., 0])
     if not have.any():
         return np.full((len(discs), 3), float(np.median(img[bare]) if bare.any() else 128.0))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -32,16 +33,25 @@ def jacobian(fun: Callable[[np.ndarray], np.ndarray], x: np.ndarray, r0: np.ndar
     return jac
 
 
-def least_squares(fun: Callable[[np.ndarray], np.ndarray], x0: np.ndarray, steps: np.ndarray,
-                  *, max_iter: int = 30, tol: float = 1e-9) -> FitResult:
+def least_squares(fun: Callable[[np.ndarray], Any], x0: np.ndarray, steps: np.ndarray,
+                  *, max_iter: int = 30, tol: float = 1e-9,
+                  with_jacobian: bool = False) -> FitResult:
     """Minimises ``sum(fun(x)**2)`` from ``x0``; ``steps`` are the finite-difference steps, one
-    per parameter, also the scale on which the damping is measured."""
+    per parameter, also the scale on which the damping is measured. With ``with_jacobian``,
+    ``fun`` returns the residuals and their Jacobian."""
     x = np.asarray(x0, np.float64).copy()
     steps = np.asarray(steps, np.float64)
-    r = fun(x)
+    if with_jacobian:
+        def res_of(v: np.ndarray) -> np.ndarray:
+            return fun(v, False)
+
+        r, jac = fun(x)
+    else:
+        res_of = fun
+        r = fun(x)
+        jac = jacobian(fun, x, r, steps)
     cost = 0.5 * float(r @ r)
     lam = 1e-3
-    jac = jacobian(fun, x, r, steps)
     it = 0
     for it in range(1, max_iter + 1):  # noqa: B007 (it is returned)
         js = jac * steps  # in units of each parameter's step
@@ -58,7 +68,7 @@ def least_squares(fun: Callable[[np.ndarray], np.ndarray], x0: np.ndarray, steps
                 lam *= 10
                 continue
             xn = x + dz * steps
-            rn = fun(xn)
+            rn = res_of(xn)
             cn = 0.5 * float(rn @ rn)
             if np.isfinite(cn) and cn < cost:
                 done = cost - cn < tol * max(cost, 1e-12)
@@ -69,5 +79,8 @@ def least_squares(fun: Callable[[np.ndarray], np.ndarray], x0: np.ndarray, steps
             lam *= 8
         if not improved or done:
             break
-        jac = jacobian(fun, x, r, steps)
+        if with_jacobian:
+            r, jac = fun(x)
+        else:
+            jac = jacobian(fun, x, r, steps)
     return FitResult(x, cost, it, jac)

@@ -155,9 +155,9 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         reg.camera, board, board.disc_thickness, PX_PER_MM)
     view = top_view(frame, maps)
     cands = candidates(view, board)
-    floor = rimlib.clutter(frame, reg.camera, board)
+    levels = rimlib.clutter(frame, reg.camera, board)
     centres = np.array([[c.x_mm, c.y_mm] for c in cands]).reshape(-1, 2)
-    rims = [r for r in rimlib.measure(frame, reg.camera, centres, board, floor)
+    rims = [r for r in rimlib.measure(frame, reg.camera, centres, board, levels)
             if r is not None and _is_disc(r, board)]
     rims = _distinct(rims, board)
     faces = rimlib.face_colours(frame, reg.camera, rims, board.disc_radius)
@@ -174,7 +174,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         discs.append(DiscReading(
             rim.x_mm, rim.y_mm, team, zone, unsure or not sure, margin, sigma,
             (float(pix[0]), float(pix[1])), float(np.hypot(*(edge - pix))), rim.in_ditch,
-            sure, (int(round(face[0])), int(round(face[1])), int(round(face[2])))))
+            sure, (round(float(face[0])), round(float(face[1])), round(float(face[2])))))
     discs.sort(key=lambda d: (-d.zone, math.hypot(d.x_mm, d.y_mm)))
     log.info("%s: %d discs, totals %s", name, len(discs),
              [sum(d.zone for d in discs if d.team == k) for k in (0, 1)])
@@ -205,12 +205,12 @@ def _side_radius(rims: list[rimlib.Rim], teams: tuple[int, ...],
     out = list(rims)
     for team in (0, 1):
         idx = [i for i, t in enumerate(teams) if t == team]
-        clean = [rims[i].radius_mm for i in idx
-                 if rims[i].coverage > 0.8 and rims[i].spread_mm < 0.35]
         if not idx:
             continue
+        clean = [rims[i].radius_mm for i in idx
+                 if rims[i].coverage > 0.8 and rims[i].spread_mm < 0.35]
         radius = float(np.median(clean)) if clean else board.disc_radius
         radius = float(np.clip(radius, board.disc_radius - 0.8, board.disc_radius + 0.8))
-        for i in idx:
-            out[i] = rimlib.refit(rims[i], radius)
+        for i, rim in zip(idx, rimlib.refit([rims[i] for i in idx], radius), strict=True):
+            out[i] = rim
     return out

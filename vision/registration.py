@@ -195,8 +195,10 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
     cam = looking_down(w, h, guess.focal_px, c.centre, c.px_per_mm)
     priors = Priors(guess.focal_px, guess.sigma)
     if len(c.edge_radius) >= 40:  # a first fit to the coarse edges: room for tilt and offset
-        n = len(c.edge_radius)
-        first = RingPoints(c.edges, c.edge_radius, np.zeros(n, int), np.ones(n), np.ones(n, bool))
+        pick = np.linspace(0, len(c.edge_radius) - 1, min(len(c.edge_radius), 1500)).astype(int)
+        n = len(pick)
+        first = RingPoints(c.edges[pick], c.edge_radius[pick], np.zeros(n, int), np.ones(n),
+                           np.ones(n, bool))
         cam = fit_camera(first, cam, priors, free="pose", rounds=3,
                          scale_mm=3.0).camera
     total = sum(k.samples for k in circles(board))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import math
+import warnings
 from dataclasses import dataclass, replace
 
 import cv2
@@ -120,43 +121,61 @@ def nearest(d: np.ndarray, rho: np.ndarray, target: float,
     return pos, np.where(np.isfinite(dist.min(axis=-1)), strength, 0.0)
 
 
-def fit_circle(px: np.ndarray, py: np.ndarray, w: np.ndarray, cx: float, cy: float,
-               radius: float | None) -> tuple[float, float, float, np.ndarray]:
-    """Weighted Gauss-Newton circle fit (radius free when None): centre, radius, residuals."""
-    r = radius if radius is not None else float(
-        np.average(np.hypot(px - cx, py - cy), weights=w + 1e-12))
-    for _ in range(8):
-        dx, dy = px - cx, py - cy
+def fit_circles(px: np.ndarray, py: np.ndarray, w: np.ndarray, cx: np.ndarray,
+                cy: np.ndarray, radius: np.ndarray | None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Weighted Gauss-Newton circle fits, one per row of the points (n, k), all at once (radius
+    free when None): centres, radii and residuals."""
+    free = radius is None
+    cx, cy = cx.astype(np.float64).copy(), cy.astype(np.float64).copy()
+    wsum = w.sum(axis=1) + 1e-12
+    r = ((w * np.hypot(px - cx[:, None], py - cy[:, None])).sum(axis=1) / wsum if free
+         else np.asarray(radius, np.float64) * np.ones_like(cx))
+    for _ in range(6):
+        dx, dy = px - cx[:, None], py - cy[:, None]
         d = np.hypot(dx, dy) + 1e-9
-        res = d - r
-        cols = [-dx / d, -dy / d] + ([] if radius is not None else [-np.ones_like(d)])
-        sw = np.sqrt(w)
-        step, *_ = np.linalg.lstsq(np.stack(cols, 1) * sw[:, None], -res * sw, rcond=None)
-        cx += float(step[0])
-        cy += float(step[1])
-        if radius is None:
-            r += float(step[2])
-        if float(np.abs(step).max()) < 1e-5:
+        ux, uy = dx / d, dy / d
+        res = d - r[:, None]
+        # d res / d cx = -ux, d res / d cy = -uy, d res / d r = -1
+        a = np.empty((len(cx), 3, 3))
+        a[:, 0, 0] = (w * ux * ux).sum(1)
+        a[:, 0, 1] = a[:, 1, 0] = (w * ux * uy).sum(1)
+        a[:, 1, 1] = (w * uy * uy).sum(1)
+        a[:, 0, 2] = a[:, 2, 0] = (w * ux).sum(1)
+        a[:, 1, 2] = a[:, 2, 1] = (w * uy).sum(1)
+        a[:, 2, 2] = wsum
+        b = np.stack([(w * ux * res).sum(1), (w * uy * res).sum(1), (w * res).sum(1)], -1)
+        k = 3 if free else 2
+        step = np.linalg.solve(a[:, :k, :k] + 1e-9 * np.eye(k), b[:, :k, None])[..., 0]
+        cx += step[:, 0]
+        cy += step[:, 1]
+        if free:
+            r = r + step[:, 2]
+        if float(np.abs(step).max(initial=0.0)) < 1e-4:
             break
-    return cx, cy, r, np.hypot(px - cx, py - cy) - r
+    return cx, cy, r, np.hypot(px - cx[:, None], py - cy[:, None]) - r[:, None]
 
 
-def robust_circle(px: np.ndarray, py: np.ndarray, use: np.ndarray, cx: float, cy: float,
-                  radius: float | None) -> tuple[float, float, float, np.ndarray, np.ndarray]:
-    """A circle fit that down-weights points off it (Cauchy weights, re-estimated)."""
+def robust_circles(px: np.ndarray, py: np.ndarray, use: np.ndarray, cx: np.ndarray,
+                   cy: np.ndarray, radius: np.ndarray | None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Circle fits that down-weight points off the circle (Cauchy weights, re-estimated)."""
     w = use.astype(np.float64)
-    r = radius if radius is not None else 0.0
+    r = radius
     res = np.zeros_like(px)
-    for _ in range(5):
-        cx, cy, r, res = fit_circle(px, py, w, cx, cy, radius)
-        scale = max(0.08, 1.4826 * float(np.median(np.abs(res[use])))) if use.any() else 1.0
-        w = use / (1.0 + (res / (2.5 * scale)) ** 2)
+    for _ in range(4):
+        cx, cy, r, res = fit_circles(px, py, w, cx, cy, radius)
+        with warnings.catch_warnings():  # a row with no point in use has no median
+            warnings.simplefilter("ignore", RuntimeWarning)
+            mad = np.nanmedian(np.where(use, np.abs(res), np.nan), axis=1)
+        scale = np.maximum(0.08, 1.4826 * np.nan_to_num(mad, nan=1.0))
+        w = use / (1.0 + (res / (2.5 * scale[:, None])) ** 2)
     return cx, cy, r, res, w
 
 
-def _far_half(cx: float, cy: float, nadir: np.ndarray) -> np.ndarray:
-    out = math.atan2(cy - nadir[1], cx - nadir[0])
-    return np.cos(_ANGLES - out) > math.cos(math.radians(ARC_DEG))
+def _far_half(cx: np.ndarray, cy: np.ndarray, nadir: np.ndarray) -> np.ndarray:
+    out = np.arctan2(cy - nadir[1], cx - nadir[0])
+    return np.cos(_ANGLES[None, :] - out[:, None]) > math.cos(math.radians(ARC_DEG))
 
 
 def spoilt(camera: CameraModel, board: Board, centres: np.ndarray, z: np.ndarray,
@@ -182,15 +201,18 @@ def spoilt(camera: CameraModel, board: Board, centres: np.ndarray, z: np.ndarray
     for r in (board.surface_radius, board.hole_diameter / 2):
         bad |= np.abs(gr - r) < 1.0
     for px, py in board.pegs():  # the peg's top leans outward too: allow for its height
-        bad |= np.hypot(gx - px, gy - py) < board.peg_diameter / 2 + 3.0
+        close = np.hypot(centres[:, 0] - px, centres[:, 1] - py) < radius + 12.0
+        if close.any():
+            bad[close] |= np.hypot(gx[close] - px, gy[close] - py) < board.peg_diameter / 2 + 3.0
     return bad.any(axis=-1)
 
 
 def measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board: Board,
-            floor: float) -> list[Rim | None]:
+            levels: tuple[float, float]) -> list[Rim | None]:
     """Measures the rim around each estimated centre (n, 2) in mm; None where there is no
-    disc-sized rim. ``floor`` is the frame's clutter level (see :func:`clutter`): a rim's edges
-    must stand above it."""
+    disc-sized rim. ``levels``: the surface's and the ditch's clutter (see :func:`clutter`): a
+    rim's edges must stand above that of where it lies. All candidates are measured together,
+    as arrays."""
     n = len(centres)
     if n == 0:
         return []
@@ -198,61 +220,56 @@ def measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board: 
     radius = board.disc_radius
     top = board.disc_thickness
     r_c = np.hypot(centres[:, 0], centres[:, 1])
-    ditch = r_c > board.surface_radius + radius * 0.5
-    z = np.where(ditch, top - DITCH_DEPTH_MM, top)
+    z = np.where(r_c > board.surface_radius + radius * 0.5, top - DITCH_DEPTH_MM, top)
+    floor = np.where(r_c > board.surface_radius - radius, levels[1], levels[0])[:, None]
     step = min(0.25, 0.4 * camera.mm_per_px(top))
     nadir = camera.nadir()
-    lean = np.hypot(centres[:, 0] - nadir[0], centres[:, 1] - nadir[1]) * top / max(
-        camera.centre_mm[2] - top, 1.0)
+    ca, sa = np.cos(_ANGLES)[None], np.sin(_ANGLES)[None]
     # pass 1: the steepest change within 3.5 mm of the rim, a circle of the disc's radius
     rho = np.arange(radius - 3.5, radius + 3.5 + step / 2, step)
     prof, outside = profiles(frame, camera, centres, z, rho)
     pos, strength = steepest(gradient(prof, step), rho)
-    for i in range(n):
-        cx, cy = centres[i]
-        use = _far_half(cx, cy, nadir) & ~outside[i] & (strength[i] > floor)
-        if use.sum() < 8:
-            continue
-        px = cx + np.cos(_ANGLES) * pos[i]
-        py = cy + np.sin(_ANGLES) * pos[i]
-        cx, cy, *_ = robust_circle(px, py, use, cx, cy, radius)
-        centres[i] = (cx, cy)
+    cx, cy = centres[:, 0], centres[:, 1]
+    use = _far_half(cx, cy, nadir) & ~outside & (strength > floor)
+    ok = use.sum(axis=1) >= 8
+    fx, fy, *_ = robust_circles(cx[:, None] + ca * pos, cy[:, None] + sa * pos, use, cx, cy,
+                                np.full(n, radius))
+    centres = np.where(ok[:, None], np.stack([fx, fy], -1), centres)
     # pass 2: the edge nearest the rim within 2 mm, the radius left free
     rho = np.arange(radius - 2.0, radius + 2.0 + step / 2, step)
     prof, outside = profiles(frame, camera, centres, z, rho)
-    d = gradient(prof, step)
-    pos, strength = nearest(d, rho, radius, 0.5)
-    board_edge = spoilt(camera, board, centres, z, radius)
-    out: list[Rim | None] = []
+    pos, strength = nearest(gradient(prof, step), rho, radius, 0.5)
+    cx, cy = centres[:, 0], centres[:, 1]
+    far = _far_half(cx, cy, nadir)
+    typical = np.array([np.median(strength[i][far[i]]) for i in range(n)])
+    clear = ~outside & (strength > np.maximum(floor, 0.3 * typical[:, None]))
+    use = far & clear & ~spoilt(camera, board, centres, z, radius)
+    few = use.sum(axis=1) < 12  # a disc lying along a line: its clear rays will have to do
+    use[few] = (far & clear)[few]
+    px, py = cx[:, None] + ca * pos, cy[:, None] + sa * pos
+    fx, fy, fr, res, w = robust_circles(px, py, use, cx, cy, None)
+    fr = np.where(np.isfinite(fr), fr, 0.0)
+    fx, fy, _, res, w = robust_circles(px, py, use, fx, fy, fr)
+    good = use & (w > 0.5)
+    # all round, the rim lies on the circle or, on the near half, out to the foot's edge
+    allres = np.hypot(px - fx[:, None], py - fy[:, None]) - fr[:, None]
+    lean = np.hypot(fx - nadir[0], fy - nadir[1]) * top / max(camera.centre_mm[2] - top, 1.0)
+    out_dir = np.arctan2(fy - nadir[1], fx - nadir[0])
+    band = lean[:, None] * np.clip(-np.cos(_ANGLES[None] - out_dir[:, None]), 0, None)
+    onrim = clear & (allres > -0.8) & (allres < band + 0.8)
+    result: list[Rim | None] = []
     for i in range(n):
-        cx, cy = centres[i]
-        far = _far_half(cx, cy, nadir)
-        st = strength[i]
-        clear = ~outside[i] & (st > max(floor, 0.3 * float(np.median(st[far]))))
-        use = far & clear & ~board_edge[i]
-        if use.sum() < 12:  # a disc lying along a line: its clear rays will have to do
-            use = far & clear
-            out.append(None)
+        if use[i].sum() < 10 or not abs(fr[i] - radius) < 2.5 or not good[i].any():
+            result.append(None)
             continue
-        px = cx + np.cos(_ANGLES) * pos[i]
-        py = cy + np.sin(_ANGLES) * pos[i]
-        fx, fy, fr, res, w = robust_circle(px, py, use, cx, cy, None)
-        if not abs(fr - radius) < 2.5:
-            out.append(None)
-            continue
-        fx, fy, _, res, w = robust_circle(px, py, use, fx, fy, fr)
-        good = use & (w > 0.5)
-        spread = 1.4826 * float(np.median(np.abs(res[good]))) if good.any() else 9.9
-        # all round, the rim lies on the circle or, on the near half, out to the foot's edge
-        allres = np.hypot(px - fx, py - fy) - fr
-        near = lean[i] * np.clip(-np.cos(_ANGLES - math.atan2(fy - nadir[1], fx - nadir[0])),
-                                 0, None)
-        onrim = clear & (allres > -0.8) & (allres < near + 0.8)
-        sigma = _centre_sigma(px, py, fx, fy, w, spread)
-        out.append(Rim(fx, fy, float(z[i]), fr, float(onrim.mean()), int(good.sum()), spread,
-                       sigma, float(np.median(st[good])) if good.any() else 0.0,
-                       bool(math.hypot(fx, fy) > board.surface_radius), px, py, use))
-    return out
+        spread = 1.4826 * float(np.median(np.abs(res[i][good[i]])))
+        sigma = _centre_sigma(px[i], py[i], float(fx[i]), float(fy[i]), w[i], spread)
+        result.append(Rim(float(fx[i]), float(fy[i]), float(z[i]), float(fr[i]),
+                          float(onrim[i].mean()), int(good[i].sum()), spread, sigma,
+                          float(np.median(strength[i][good[i]])),
+                          bool(math.hypot(fx[i], fy[i]) > board.surface_radius),
+                          px[i], py[i], use[i]))
+    return result
 
 
 def _centre_sigma(px: np.ndarray, py: np.ndarray, cx: float, cy: float, w: np.ndarray,
@@ -271,29 +288,46 @@ def _centre_sigma(px: np.ndarray, py: np.ndarray, cx: float, cy: float, w: np.nd
     return float(math.sqrt(max(float(u @ cov @ u), 0.0)))
 
 
-def refit(rim: Rim, radius: float) -> Rim:
-    """The rim's circle fitted again with the radius fixed (a side's measured radius)."""
-    fx, fy, _, res, w = robust_circle(rim.edge_x, rim.edge_y, rim.use, rim.x_mm, rim.y_mm,
-                                      radius)
-    good = rim.use & (w > 0.5)
-    spread = 1.4826 * float(np.median(np.abs(res[good]))) if good.any() else rim.spread_mm
-    return replace(rim, x_mm=fx, y_mm=fy, spread_mm=spread, points=int(good.sum()))
+def refit(rims: list[Rim], radius: float) -> list[Rim]:
+    """The rims' circles fitted again with the radius fixed (a side's measured radius)."""
+    if not rims:
+        return []
+    px = np.stack([r.edge_x for r in rims])
+    py = np.stack([r.edge_y for r in rims])
+    use = np.stack([r.use for r in rims])
+    cx = np.array([r.x_mm for r in rims])
+    cy = np.array([r.y_mm for r in rims])
+    fx, fy, _, res, w = robust_circles(px, py, use, cx, cy, np.full(len(rims), radius))
+    out = []
+    for i, rim in enumerate(rims):
+        good = rim.use & (w[i] > 0.5)
+        spread = (1.4826 * float(np.median(np.abs(res[i][good]))) if good.any()
+                  else rim.spread_mm)
+        out.append(replace(rim, x_mm=float(fx[i]), y_mm=float(fy[i]), spread_mm=spread,
+                           points=int(good.sum())))
+    return out
 
 
-def clutter(frame: np.ndarray, camera: CameraModel, board: Board) -> float:
+def clutter(frame: np.ndarray, camera: CameraModel, board: Board) -> tuple[float, float]:
     """The bare board's typical steepest change along a short profile (grain, print, sensor
-    noise), in the units of :func:`gradient`. A rim must stand above it."""
+    noise), in the units of :func:`gradient`: on the playing surface, and in the ditch (often
+    rougher). A rim must stand above the level of where it lies."""
     rng = np.random.default_rng(0)
     n = 48
-    r = np.sqrt(rng.uniform((board.hole_diameter / 2 + 5) ** 2,
-                            (board.surface_radius - 5) ** 2, n))
-    a = rng.uniform(0, 2 * np.pi, n)
-    centres = np.stack([r * np.cos(a), r * np.sin(a)], -1)
     step = min(0.25, 0.4 * camera.mm_per_px())
     rho = np.arange(0.0, 6.0, step)
-    prof, _ = profiles(frame, camera, centres, np.zeros(n), rho, np.array([0.0, math.pi / 2]))
-    _, strength = steepest(gradient(prof, step), rho)
-    return float(np.median(strength))
+    out = []
+    for lo, hi, z in ((board.hole_diameter / 2 + 5, board.surface_radius - 5, 0.0),
+                      (board.surface_radius + 4, board.ditch_radius - 10, -DITCH_DEPTH_MM)):
+        r = np.sqrt(rng.uniform(lo ** 2, hi ** 2, n))
+        a = rng.uniform(0, 2 * np.pi, n)
+        centres = np.stack([r * np.cos(a), r * np.sin(a)], -1)
+        prof, outside = profiles(frame, camera, centres, np.full(n, z), rho,
+                                 np.array([0.0, math.pi / 2]))
+        _, strength = steepest(gradient(prof, step), rho)
+        inside = strength[~outside]
+        out.append(float(np.median(inside)) if inside.size else 0.0)
+    return out[0], max(out)
 
 
 def face_colours(frame: np.ndarray, camera: CameraModel, rims: list[Rim],

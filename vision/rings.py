@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -251,13 +252,25 @@ class RingFit:
         return int((self.weights > 0.5).sum())
 
 
+def _prior_jacobian(p: np.ndarray, priors: Priors, width: int) -> np.ndarray:
+    j = np.zeros((8, 14))
+    j[0, 0] = 1.0 / (priors.focal_sigma * priors.focal_px)
+    j[1, 1] = 1.0 / priors.aspect_sigma
+    j[2, 2] = j[3, 3] = 1.0 / (priors.centre_sigma * width)
+    j[4, 4] = 1.0 / priors.k1_sigma
+    j[5, 5] = 1.0 / priors.k2_sigma
+    j[6, 6] = j[7, 7] = 1.0 / priors.tangential_sigma
+    return j
+
+
 def _residuals(cam: CameraModel, base: np.ndarray, mask: np.ndarray, points: RingPoints,
-               sw: np.ndarray, priors: Priors) -> Callable[[np.ndarray], np.ndarray]:
-    """The fit's residuals as a function of the free parameters.
+               sw: np.ndarray, priors: Priors
+               ) -> Callable[..., Any]:
+    """The fit's residuals and their Jacobian as a function of the free parameters.
 
     Each point keeps the board angle it has under the current camera; the fit moves the
     circle's projection across it. The offset along the circle's image normal, in mm, is the
-    radial residual to first order, and needs only the (quick) forward projection.
+    radial residual to first order; ``cv2.projectPoints`` gives its derivatives.
     """
     xy = cam.to_board(points.pixels, 0.0)
     theta = np.arctan2(xy[:, 1], xy[:, 0])
@@ -266,14 +279,33 @@ def _residuals(cam: CameraModel, base: np.ndarray, mask: np.ndarray, points: Rin
     grad = cam.project_plane(ring * (points.radius[:, None] + 1.0), 0.0) - on
     normal = grad / np.maximum(np.sum(grad * grad, axis=1, keepdims=True), 1e-12)
     rim = np.concatenate([ring * points.radius[:, None], np.zeros((len(ring), 1))], 1)
+    ok = np.isfinite(normal).all(axis=1) & np.isfinite(points.pixels).all(axis=1)
+    normal = np.where(ok[:, None], normal, 0.0)
+    pixels = np.where(ok[:, None], points.pixels, 0.0)
 
-    def fun(q: np.ndarray) -> np.ndarray:
+    def fun(q: np.ndarray, want_jacobian: bool = True) -> Any:
         p = base.copy()
         p[mask] = q
         c = cam.with_params(p)
-        off = np.sum((points.pixels - c.project(rim)) * normal, axis=1)
-        return np.concatenate([np.nan_to_num(off * sw, nan=0.0),
-                               _prior_residuals(p, priors, cam.width, cam.height)])
+        if not want_jacobian:  # a trial step: the quick projection will do
+            off = np.sum((pixels - c.project(rim)) * normal, axis=1) * sw
+            return np.concatenate([off, _prior_residuals(p, priors, cam.width, cam.height)])
+        uv, dj = cv2.projectPoints(rim, np.asarray(c.rvec), np.asarray(c.tvec), c.matrix(),
+                                   c.distortion())
+        uv = uv.reshape(-1, 2)
+        off = np.sum((pixels - uv) * normal, axis=1) * sw
+        # dj columns: rvec (3), tvec (3), fx, fy, cx, cy, k1, k2, p1, p2
+        dj = dj.reshape(-1, 2, dj.shape[1])
+        d = -np.einsum("nk,nkj->nj", normal, dj) * sw[:, None]
+        jac = np.empty((len(off), 14))
+        jac[:, 0] = d[:, 6] + p[1] * d[:, 7]      # f moves fx and fy = f * aspect
+        jac[:, 1] = p[0] * d[:, 7]                # aspect moves fy
+        jac[:, 2:4] = d[:, 8:10]
+        jac[:, 4:8] = d[:, 10:14]
+        jac[:, 8:14] = d[:, 0:6]
+        r = np.concatenate([off, _prior_residuals(p, priors, cam.width, cam.height)])
+        j = np.concatenate([jac, _prior_jacobian(p, priors, cam.width)])
+        return r, j[:, mask]
 
     return fun
 
@@ -290,7 +322,8 @@ def fit_camera(points: RingPoints, camera: CameraModel, priors: Priors, *,
     cam = camera
     for _ in range(rounds):
         fun = _residuals(cam, base, mask, points, np.sqrt(weights) / sigma, priors)
-        res = least_squares(fun, base[mask], _STEPS[mask], max_iter=12, tol=1e-6)
+        res = least_squares(fun, base[mask], _STEPS[mask], max_iter=12, tol=1e-6,
+                            with_jacobian=True)
         p = base.copy()
         p[mask] = res.x
         cam = cam.with_params(p)

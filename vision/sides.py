@@ -8,8 +8,8 @@ as logarithms (so a disc in a lamp's falloff or a shadow keeps its place relativ
 A board with one side's discs only cannot say which side that is: with the colours named (or
 carried over from an earlier reading of the same match), the nearer colour decides; without,
 the discs are given to the side whose usual colour they resemble more, and marked unsure.
-Three or more clearly different colours are refused: something other than discs, or a third
-set, is on the board.
+Three or more clearly different colours (each on two discs or more) are refused: something
+other than discs, or a third set, is on the board; a single disc of an odd colour is kept, unsure.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from vision.errors import TooManyColours
 log = logging.getLogger(__name__)
 
 RGB = tuple[int, int, int]
-_SEPARATE = 0.35    # log-colour distance (35 % per channel) that two sides must be apart
+_SEPARATE = 0.6     # log-colour distance (e ** 0.6: 1.8 times) that two sides must be apart
 _RATIO = 3.0        # ... and this many times their spread
 _THIRD = 0.6        # a side splits in two colours only this far apart (light varies a lot)
 _THIRD_RATIO = 4.0
@@ -77,17 +77,26 @@ def _apart(x: np.ndarray, labels: np.ndarray, centres: np.ndarray, separate: flo
     return gap > separate and gap > ratio * spread
 
 
-def _check_third(x: np.ndarray, labels: np.ndarray) -> None:
+def _odd_ones(x: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Refuses a third colour shown by two discs or more; returns the discs (bool per disc)
+    whose colour is alone off its side's (a disc under a lamp's glare, or not a disc at all):
+    kept, but unsure."""
+    odd = np.zeros(len(x), bool)
     for k in (0, 1):
-        group = x[labels == k]
-        if len(group) < 2:
+        idx = np.flatnonzero(labels == k)
+        if len(idx) < 3:
             continue
+        group = x[idx]
         sub, centres = two_means(group)
         if _apart(group, sub, centres, _THIRD, _THIRD_RATIO):
-            raise TooManyColours(
-                "the discs come in more than two colours, so the sides cannot be told apart: "
-                "take off anything that is not a disc of the two sets in play, or name the two "
-                "colours in the config ([vision] team_colours)")
+            sizes = np.bincount(sub, minlength=2)
+            if sizes.min() >= 2:
+                raise TooManyColours(
+                    "the discs come in more than two colours, so the sides cannot be told "
+                    "apart: take off anything that is not a disc of the two sets in play, or "
+                    "name the two colours in the config ([vision] team_colours)")
+            odd[idx[sub == int(np.argmin(sizes))]] = True
+    return odd
 
 
 def assign(faces: np.ndarray, colours: tuple[RGB, RGB] | None = None,
@@ -100,23 +109,33 @@ def assign(faces: np.ndarray, colours: tuple[RGB, RGB] | None = None,
         return Sides((), (), colours if colours else (None, None))
     raw = _log(faces)
     x = raw - _log(light) + float(np.mean(_log(light))) if light is not None else raw
+    labels = np.zeros(n, int)
+    two = False
+    odd = np.zeros(n, bool)
+    if n >= 2:
+        labels, centres = two_means(x)
+        two = _apart(x, labels, centres)
+        if two:
+            odd = _odd_ones(x, labels)
     if colours is not None:
         ref = _log(np.array(colours))
         d = np.linalg.norm(raw[:, None] - ref[None], axis=-1)
+        if two:  # each group goes whole to the nearer named colour, if they differ
+            near = [int(np.argmin(d[labels == k].mean(axis=0))) for k in (0, 1)]
+            if near[0] != near[1]:
+                teams = np.where(labels == 0, near[0], near[1])
+                return Sides(tuple(int(t) for t in teams), tuple(bool(o) for o in ~odd),
+                             _seen(faces, teams))
         teams = np.argmin(d, axis=1)
         # a disc far nearer one named colour than the other is sure
         sure = np.abs(d[:, 0] - d[:, 1]) > 0.25 * np.linalg.norm(ref[0] - ref[1])
-        if n >= 3:
-            _check_third(x, teams)
-        return Sides(tuple(int(t) for t in teams), tuple(bool(s) for s in sure),
+        return Sides(tuple(int(t) for t in teams), tuple(bool(s) for s in sure & ~odd),
                      _seen(faces, teams))
-    if n >= 2:
-        labels, centres = two_means(x)
-        if _apart(x, labels, centres):
-            _check_third(x, labels)
-            dark = int(np.argmin(_luma(centres)))
-            teams = np.where(labels == dark, 0, 1)
-            return Sides(tuple(int(t) for t in teams), (True,) * n, _seen(faces, teams))
+    if two:
+        dark = int(np.argmin(_luma(centres)))
+        teams = np.where(labels == dark, 0, 1)
+        return Sides(tuple(int(t) for t in teams), tuple(bool(o) for o in ~odd),
+                     _seen(faces, teams))
     # one colour only, and no named colours: guess by how dark the discs are, and say so
     team = 0 if float(np.median(_luma(x))) < math.log(100.0 + 8.0) else 1
     teams = np.full(n, team)
@@ -129,7 +148,7 @@ def _seen(faces: np.ndarray, teams: np.ndarray) -> tuple[RGB | None, RGB | None]
         group = faces[teams == k]
         if len(group):
             m = np.median(group, axis=0)
-            out.append((int(round(m[0])), int(round(m[1])), int(round(m[2]))))
+            out.append((round(float(m[0])), round(float(m[1])), round(float(m[2]))))
         else:
             out.append(None)
     return out[0], out[1]
