@@ -2,10 +2,10 @@
 
 ``score IMAGE... [--calibration CAL] [--json] [--annotate DIR] [--config FILE]`` reads each
 picture (the config, read by the caller, gives ``[vision] team_colours`` and the rig's
-``[camera] calibration``) and prints, per picture, one JSON object a line (``--json``) or a short summary; a batch
-pays OpenCV's start-up once. A picture that cannot be read is reported in words (and, with
-``--json``, as ``{"image": ..., "error": ...}``), the others are still read, and the exit status
-is 2.
+``[camera] calibration``) and prints, per picture, one JSON object a line (``--json``) or a
+short summary; a batch pays OpenCV's start-up once. A picture that cannot be read is reported
+in words (and, with ``--json``, as ``{"image": ..., "error": ...}``), the others are still read,
+and the exit status is 2.
 
 ``calibrate EMPTY --out CAL [--seat0 SIDE] [--focal-px F] [--picture PNG]`` finds the board on a
 frame of the empty board and writes the calibration (JSON, see :mod:`vision.calibration`) and a
