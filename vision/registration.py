@@ -192,33 +192,56 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
         raise NoBoardFound(
             f"no crokinole board in {name}: no rings around a centre (line-up {c.score:.2f}); "
             "make sure the whole playing surface is in view and lit")
-    cam = looking_down(w, h, guess.focal_px, c.centre, c.px_per_mm)
-    priors = Priors(guess.focal_px, guess.sigma)
+    total = sum(k.samples for k in circles(board))
+    # An unknown lens: if the fit does not take from the typical focal length, start again
+    # from shorter and longer ones (a phone held at an angle needs about the right one).
+    tries = [1.0] if guess.sigma < 0.1 else [1.0, 0.73, 1.37, 0.55]
+    best: tuple[CameraModel, RingFit] | None = None
+    for k in tries:
+        got = _fit_from(grey, c, board, Priors(guess.focal_px * k, min(guess.sigma, 0.1)), w, h)
+        if got is not None and (best is None or got[1].sigma_mm < best[1].sigma_mm):
+            best = got
+        if best is not None and best[1].sigma_mm < 0.5 and best[1].inliers > 0.4 * total:
+            break
+    if best is None or best[1].inliers < 0.15 * total or best[1].sigma_mm > 1.5:
+        raise NoBoardFound(
+            f"no crokinole board in {name}: its lines could not be followed around the "
+            "centre; make sure the whole playing surface is in view, in focus and lit")
+    cam, fit = best
+    coverage = fit.inliers / total
+    log.debug("board found: centre %s, %.3f px/mm, %d ring points, sigma %.3f mm",
+              c.centre, c.px_per_mm, fit.inliers, fit.sigma_mm)
+    return Found(cam, fit, guess.sigma, coverage)
+
+
+def _fit_from(grey: np.ndarray, c: Coarse, board: Board, priors: Priors, w: int, h: int
+              ) -> tuple[CameraModel, RingFit] | None:
+    """The camera fitted from the coarse find with these priors, or None if it loses the
+    lines."""
+    cam = looking_down(w, h, priors.focal_px, c.centre, c.px_per_mm)
     if len(c.edge_radius) >= 40:  # a first fit to the coarse edges: room for tilt and offset
         pick = np.linspace(0, len(c.edge_radius) - 1, min(len(c.edge_radius), 1500)).astype(int)
         n = len(pick)
         first = RingPoints(c.edges[pick], c.edge_radius[pick], np.zeros(n, int), np.ones(n),
                            np.ones(n, bool))
-        cam = fit_camera(first, cam, priors, free="pose", rounds=3,
-                         scale_mm=3.0).camera
-    total = sum(k.samples for k in circles(board))
+        cam = fit_camera(first, cam, priors, free="pose", rounds=3, scale_mm=3.0).camera
     fit = None
+    last_half = 0.0
     lp = ep = None
     lines = tuple(i for i, k in enumerate(circles(board)) if k.kind == "line")
-    # the surface's edge joins last: a wide search for it could land on the outer line
-    for half, free, rounds, which in ((25.0, "pose", 3, lines), (8.0, "all", 3, lines),
-                                      (3.5, "all", 3, None)):
+    # Narrowing searches, each fit freer than the last; the surface's edge joins last (a wide
+    # search for it could land on the outer line). A fit that follows the lines less well than
+    # the one before (a part of the board out of view leaves the lens loosely held) is not
+    # taken.
+    for half, free, rounds, which in ((25.0, "pose", 3, lines), (8.0, "lens", 3, lines),
+                                      (3.5, "lens", 2, None), (3.5, "all", 2, None)):
         pts, lp, ep = find_points(grey, cam, board, half, lp, ep, which)
         if len(pts) < 40:
-            break
-        fit = fit_camera(pts, cam, priors, free=free, rounds=rounds,
-                         scale_mm=max(0.3, half / 6))
+            return None if fit is None else (cam, fit)
+        trial = fit_camera(pts, cam, priors, free=free, rounds=rounds,
+                           scale_mm=max(0.3, half / 6))
+        if fit is not None and half == last_half and trial.sigma_mm > fit.sigma_mm * 1.2:
+            continue
+        fit, last_half = trial, half
         cam = fit.camera
-    if fit is None or fit.inliers < 0.15 * total or fit.sigma_mm > 1.5:
-        raise NoBoardFound(
-            f"no crokinole board in {name}: its lines could not be followed around the "
-            "centre; make sure the whole playing surface is in view, in focus and lit")
-    coverage = fit.inliers / total
-    log.debug("board found: centre %s, %.3f px/mm, %d ring points, sigma %.3f mm",
-              c.centre, c.px_per_mm, fit.inliers, fit.sigma_mm)
-    return Found(cam, fit, guess.sigma, coverage)
+    return None if fit is None else (cam, fit)

@@ -310,13 +310,20 @@ def _residuals(cam: CameraModel, base: np.ndarray, mask: np.ndarray, points: Rin
     return fun
 
 
+# which parameters a fit may move: the pose and focal length; and the main radial distortion;
+# and everything (lens centre, aspect, the other distortion terms too)
+_FREE = {"pose": np.array([True] + [False] * 7 + [True] * 6),
+         "lens": np.array([True, False, False, False, True] + [False] * 3 + [True] * 6),
+         "all": np.ones(14, bool)}
+
+
 def fit_camera(points: RingPoints, camera: CameraModel, priors: Priors, *,
                free: str = "all", rounds: int = 3, scale_mm: float = 0.3) -> RingFit:
     """Fits ``camera`` to the points (robustly: Cauchy weights re-estimated each round).
-    ``free`` = "pose" keeps the lens as it is and fits only the pose and focal length."""
+    ``free``: "pose" fits the pose and focal length, "lens" the radial distortion too, "all"
+    everything (see ``_FREE``)."""
     base = camera.params()
-    mask = np.ones(14, bool) if free == "all" else np.array(
-        [True] + [False] * 7 + [True] * 6)
+    mask = _FREE[free]
     weights = np.where(points.steady, 1.0, 0.02)
     sigma = scale_mm
     cam = camera
