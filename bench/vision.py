@@ -18,7 +18,7 @@ daemon passes them from round to round of a match (a board with one side's discs
 which side it is otherwise). Then the real photos against their hand truth
 (tests/vision/data/real_truth.json).
 
-    python bench/vision.py [--frames 200] [--seed 11] [--per-rig 4] [--keep DIR]
+    python bench/vision.py [--frames 200] [--seed 11] [--per-rig 4] [--keep DIR [--reuse]]
 """
 
 from __future__ import annotations
@@ -183,14 +183,18 @@ class Tally:
             print(f"   ... and {len(self.failures) - 25} more")
 
 
-def bench_sim(folder: Path, frames: int, seed: int, per_rig: int) -> None:
+def bench_sim(folder: Path, frames: int, seed: int, per_rig: int, reuse: bool = False) -> None:
     half = frames // 2
     sets = []
     for source, n, s in (("play", frames - half, seed), ("layouts", half, seed + 1)):
         out = folder / source
         t0 = time.perf_counter()
-        index = write_frames(out, n, s, per_rig=per_rig, boards=source)
-        print(f"rendered {n} {source} frames in {time.perf_counter() - t0:.0f} s")
+        if reuse and (out / "index.json").exists():
+            index = json.loads((out / "index.json").read_text())
+            print(f"reusing {len(index)} {source} frames in {out}")
+        else:
+            index = write_frames(out, n, s, per_rig=per_rig, boards=source)
+            print(f"rendered {n} {source} frames in {time.perf_counter() - t0:.0f} s")
         sets.append((source, out, index))
     for source, out, index in sets:
         with_cal, without = Tally(), Tally()
@@ -233,17 +237,30 @@ def bench_sim(folder: Path, frames: int, seed: int, per_rig: int) -> None:
 
 
 def bench_real() -> None:
-    truth_file = ROOT / "tests" / "vision" / "data" / "real_truth.json"
-    real = ROOT.parent / "shared" / "data" / "real"
-    if not truth_file.exists() or not real.exists():
-        print("\n(real photos: no hand truth or no ../shared/data/real here)")
-        return
-    from tests.vision.real import compare  # the same comparison the tests assert on
+    from tests.vision import real  # the same comparison the tests assert on
 
-    for entry in json.loads(truth_file.read_text())["photos"]:
-        print(f"\n== real photo {entry['image']}")
-        for line in compare(entry, real / entry["image"]):
+    if not real.TRUTH.exists() or not real.REAL.exists():
+        print("\n(real photos: no hand truth, or no ../shared/data/real beside the checkout)")
+        return
+    data = real.truth()
+    board = real.board_of(data)
+    for entry in data["photos"]:
+        print(f"\n== real photo {entry['image']} (board: {data['board']})")
+        t0 = time.perf_counter()
+        try:
+            lines = real.compare(entry, board)
+        except Exception as exc:
+            lines = [f"{type(exc).__name__}: {exc}"]
+        for line in lines:
             print("  " + line)
+        print(f"  ({(time.perf_counter() - t0) * 1000:.0f} ms)")
+        if "camera" in entry:
+            frame = cv2.imread(str(real.REAL / entry["image"]))
+            try:
+                read_board(frame, board=board)
+                print("  from scratch: read")
+            except Exception as exc:
+                print(f"  from scratch: {type(exc).__name__}: {exc}")
 
 
 def main() -> None:
@@ -252,12 +269,14 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=11)
     p.add_argument("--per-rig", type=int, default=4)
     p.add_argument("--keep", help="render into this folder and keep it")
+    p.add_argument("--reuse", action="store_true",
+                   help="with --keep: read the frames already there instead of rendering")
     args = p.parse_args()
     load = os.getloadavg()
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on "
           f"{os.cpu_count()} cores")
     if args.keep:
-        bench_sim(Path(args.keep), args.frames, args.seed, args.per_rig)
+        bench_sim(Path(args.keep), args.frames, args.seed, args.per_rig, args.reuse)
     else:
         with tempfile.TemporaryDirectory() as tmp:
             bench_sim(Path(tmp), args.frames, args.seed, args.per_rig)

@@ -228,3 +228,37 @@ def board_light(view: TopView, discs: np.ndarray, board: Board, cell_mm: float =
         w = 1.0 / (np.sqrt(d2[near]) + 0.5)
         out.append((grid[ci[near], cj[near]] * w[:, None]).sum(axis=0) / w.sum())
     return np.array(out)
+
+
+def ditch_colour(view: TopView, discs: np.ndarray, board: Board, sectors: int = 24
+                 ) -> np.ndarray:
+    """The ditch floor's colour as lit, at each disc's angle (n, 3; BGR): the median over a
+    sector of the ditch, discs masked."""
+    if len(discs) == 0:
+        return np.zeros((0, 3))
+    img = view.image
+    size = img.shape[0]
+    coord = (np.arange(size) + 0.5) / view.ppm - view.extent
+    xx, yy = np.meshgrid(coord, -coord)
+    rr = np.hypot(xx, yy)
+    mask = np.zeros((size, size), np.uint8)
+    for x, y in discs:
+        cv2.circle(mask, (round((x + view.extent) * view.ppm), round((view.extent - y) * view.ppm)),
+                   round((board.disc_radius + 4.0) * view.ppm), 1, -1)
+    ring = (rr > board.surface_radius + 6.0) & (rr < board.ditch_radius - 6.0) & (mask == 0)
+    sector = (np.arctan2(yy, xx) % (2 * np.pi) * sectors / (2 * np.pi)).astype(int) % sectors
+    med = np.full((sectors, 3), np.nan)
+    for k in range(sectors):
+        m = ring & (sector == k)
+        if m.sum() > 8:
+            med[k] = np.median(img[m], axis=0)
+    have = ~np.isnan(med[:, 0])
+    if not have.any():
+        return np.full((len(discs), 3), 128.0)
+    idx = np.flatnonzero(have)
+    out = []
+    for x, y in discs:
+        k = int(math.atan2(y, x) % (2 * np.pi) * sectors / (2 * np.pi)) % sectors
+        gap = np.minimum(np.abs(idx - k), sectors - np.abs(idx - k))
+        out.append(med[idx[np.argmin(gap)]])
+    return np.array(out)

@@ -25,7 +25,14 @@ from rules.events import BoardReading, Disc
 from vision import rims as rimlib
 from vision.calibration import Calibration, check_frame
 from vision.camera import CameraModel
-from vision.discs import PX_PER_MM, board_light, candidates, top_view, view_maps
+from vision.discs import (
+    PX_PER_MM,
+    board_light,
+    candidates,
+    ditch_colour,
+    top_view,
+    view_maps,
+)
 from vision.errors import UnreadableImage
 from vision.registration import find_board, grey_of
 from vision.rings import find_points
@@ -36,10 +43,13 @@ from vision.zones import Registration, judge
 log = logging.getLogger(__name__)
 
 # what a measured rim must look like to count as a disc
-MIN_COVERAGE = 0.55      # of the profiles all round, on the circle
-MIN_POINTS = 15          # far-half profiles agreeing with the fit
-MAX_SPREAD_MM = 0.7      # their scatter about it
-MAX_RADIUS_OFF_MM = 1.2  # apparent radius against the disc's
+MIN_COVERAGE = 0.5       # of the profiles all round, on the circle
+MIN_COVERAGE_CLEAR_FACE = 0.3   # ... when the top face is even and plainly not the board's:
+CLEAR_FACE_CONTRAST = 0.4       # log-colour distance of the face from the board around it
+MAX_FACE_UNEVEN = 0.12          # and the face samples' median log-colour distance from it
+MIN_POINTS = 12          # far-half profiles agreeing with the fit
+MAX_SPREAD_MM = 0.45     # their scatter about it
+MAX_RADIUS_OFF_MM = 1.6  # apparent radius against the disc's
 
 
 @dataclass(frozen=True)
@@ -158,13 +168,18 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     levels = rimlib.clutter(frame, reg.camera, board)
     centres = np.array([[c.x_mm, c.y_mm] for c in cands]).reshape(-1, 2)
     rims = [r for r in rimlib.measure(frame, reg.camera, centres, board, levels)
-            if r is not None and _is_disc(r, board)]
-    rims = _distinct(rims, board)
-    faces = rimlib.face_colours(frame, reg.camera, rims, board.disc_radius)
+            if r is not None]
+    xy = np.array([[r.x_mm, r.y_mm] for r in rims]).reshape(-1, 2)
+    faces, even = rimlib.face_colours(frame, reg.camera, rims, board.disc_radius)
+    light = board_light(view, xy, board)[:, ::-1]
+    around = np.where((np.hypot(xy[:, 0], xy[:, 1]) < board.surface_radius)[:, None], light,
+                      ditch_colour(view, xy, board)[:, ::-1])
+    keep = [i for i, r in enumerate(rims) if _is_disc(r, faces[i], even[i], around[i], board)]
+    keep = _distinct([rims[i] for i in keep], keep, board)
+    rims, faces, light = [rims[i] for i in keep], faces[keep], light[keep]
     if colours is not None and any(c is None for c in colours):
         colours = None
-    light = board_light(view, np.array([[r.x_mm, r.y_mm] for r in rims]).reshape(-1, 2), board)
-    sides = assign(faces, colours, light[:, ::-1])
+    sides = assign(faces, colours, light)
     rims = _side_radius(rims, sides.teams, board)
     discs = []
     for rim, team, sure, face in zip(rims, sides.teams, sides.sure, faces, strict=True):
@@ -181,21 +196,33 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     return Reading(tuple(discs), sides.colours, reg.camera, board, reg.calibrated, reg.seat0)
 
 
-def _is_disc(rim: rimlib.Rim, board: Board) -> bool:
-    return (rim.coverage >= MIN_COVERAGE and rim.points >= MIN_POINTS
-            and rim.spread_mm <= MAX_SPREAD_MM
-            and abs(rim.radius_mm - board.disc_radius) <= MAX_RADIUS_OFF_MM)
+def _is_disc(rim: rimlib.Rim, face: np.ndarray, even: float, around: np.ndarray,
+             board: Board) -> bool:
+    """Whether a measured rim is a disc's: found at the disc's size over most of its round; or,
+    where a disc's rim merges into a line, a numeral or a neighbour of its colour, over less of
+    it but around an even top face plainly not of the board's (or ditch's) colour: a ring of the
+    board's print or grain has the board's colour inside, or print and board mixed."""
+    if not (rim.points >= MIN_POINTS and rim.spread_mm <= MAX_SPREAD_MM
+            and abs(rim.radius_mm - board.disc_radius) <= MAX_RADIUS_OFF_MM):
+        return False
+    if rim.coverage >= MIN_COVERAGE:
+        return True
+    contrast = float(np.linalg.norm(np.log(face + 8.0) - np.log(around + 8.0)))
+    return (rim.coverage >= MIN_COVERAGE_CLEAR_FACE and contrast >= CLEAR_FACE_CONTRAST
+            and even <= MAX_FACE_UNEVEN)
 
 
-def _distinct(rims: list[rimlib.Rim], board: Board) -> list[rimlib.Rim]:
-    """Drops rims that are the same disc found twice (or overlapping ones: discs cannot)."""
-    order = sorted(rims, key=lambda r: (-r.coverage, r.spread_mm))
-    kept: list[rimlib.Rim] = []
-    for r in order:
-        if all(math.hypot(r.x_mm - k.x_mm, r.y_mm - k.y_mm) > 1.6 * board.disc_radius
+def _distinct(rims: list[rimlib.Rim], index: list[int], board: Board) -> list[int]:
+    """The indices of the rims left when those that are the same disc found twice (or overlap:
+    discs cannot) are dropped, the better seen of each kept."""
+    order = sorted(range(len(rims)), key=lambda i: (-rims[i].coverage, rims[i].spread_mm))
+    kept: list[int] = []
+    for i in order:
+        r = rims[i]
+        if all(math.hypot(r.x_mm - rims[k].x_mm, r.y_mm - rims[k].y_mm) > 1.6 * board.disc_radius
                for k in kept):
-            kept.append(r)
-    return kept
+            kept.append(i)
+    return [index[i] for i in sorted(kept)]
 
 
 def _side_radius(rims: list[rimlib.Rim], teams: tuple[int, ...],

@@ -25,11 +25,21 @@ from rules.board import Board
 from vision.camera import CameraModel, looking_down
 from vision.errors import NoBoardFound, TooDark
 from vision.lens import focal_guess
-from vision.rings import Priors, RingFit, RingPoints, circles, find_points, fit_camera
+from vision.rings import (
+    Priors,
+    RingFit,
+    RingPoints,
+    agreement,
+    circles,
+    find_points,
+    fit_camera,
+)
 
 log = logging.getLogger(__name__)
 
 WORK_PX = 480          # long side of the picture the coarse search looks at
+GOOD_AGREEMENT = 0.6   # a fit this much in line with the painted lines needs no second try
+MIN_AGREEMENT = 0.3    # ... and one less is not the board
 _VOTE_PX = 320         # ... and the centre vote
 
 
@@ -196,18 +206,19 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
     # An unknown lens: if the fit does not take from the typical focal length, start again
     # from shorter and longer ones (a phone held at an angle needs about the right one).
     tries = [1.0] if guess.sigma < 0.1 else [1.0, 0.73, 1.37, 0.55]
-    best: tuple[CameraModel, RingFit] | None = None
+    best: tuple[CameraModel, RingFit, float] | None = None
     for k in tries:
         got = _fit_from(grey, c, board, Priors(guess.focal_px * k, min(guess.sigma, 0.1)), w, h)
-        if got is not None and (best is None or got[1].sigma_mm < best[1].sigma_mm):
+        if got is not None and (best is None or got[2] > best[2]):
             best = got
-        if best is not None and best[1].sigma_mm < 0.5 and best[1].inliers > 0.4 * total:
+        if best is not None and best[2] > GOOD_AGREEMENT:
             break
-    if best is None or best[1].inliers < 0.15 * total or best[1].sigma_mm > 1.5:
+    if (best is None or best[2] < MIN_AGREEMENT or best[1].inliers < 0.15 * total
+            or best[1].sigma_mm > 1.5):
         raise NoBoardFound(
             f"no crokinole board in {name}: its lines could not be followed around the "
             "centre; make sure the whole playing surface is in view, in focus and lit")
-    cam, fit = best
+    cam, fit, _ = best
     coverage = fit.inliers / total
     log.debug("board found: centre %s, %.3f px/mm, %d ring points, sigma %.3f mm",
               c.centre, c.px_per_mm, fit.inliers, fit.sigma_mm)
@@ -215,33 +226,50 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
 
 
 def _fit_from(grey: np.ndarray, c: Coarse, board: Board, priors: Priors, w: int, h: int
-              ) -> tuple[CameraModel, RingFit] | None:
-    """The camera fitted from the coarse find with these priors, or None if it loses the
-    lines."""
-    cam = looking_down(w, h, priors.focal_px, c.centre, c.px_per_mm)
+              ) -> tuple[CameraModel, RingFit, float] | None:
+    """The camera fitted from the coarse find with these priors, with its line agreement (see
+    :func:`vision.rings.agreement`), or None if it loses the lines. It starts from a first fit
+    to the coarse edges (which allows for tilt) and, if that ends badly, from straight down."""
+    down = looking_down(w, h, priors.focal_px, c.centre, c.px_per_mm)
+    starts = []
     if len(c.edge_radius) >= 40:  # a first fit to the coarse edges: room for tilt and offset
         pick = np.linspace(0, len(c.edge_radius) - 1, min(len(c.edge_radius), 1500)).astype(int)
         n = len(pick)
         first = RingPoints(c.edges[pick], c.edge_radius[pick], np.zeros(n, int), np.ones(n),
                            np.ones(n, bool))
-        cam = fit_camera(first, cam, priors, free="pose", rounds=3, scale_mm=3.0).camera
-    fit = None
-    last_half = 0.0
+        starts.append(fit_camera(first, down, priors, free="pose", rounds=3,
+                                 scale_mm=3.0).camera)
+    starts.append(down)
+    best = None
+    for start in starts:
+        got = _stages(grey, start, board, priors)
+        if got is not None and (best is None or got[2] > best[2]):
+            best = got
+        if best is not None and best[2] > GOOD_AGREEMENT:
+            break
+    return best
+
+
+def _stages(grey: np.ndarray, cam: CameraModel, board: Board, priors: Priors
+            ) -> tuple[CameraModel, RingFit, float] | None:
+    """Narrowing searches, each fit freer than the last; the surface's edge joins last (a wide
+    search for it could land on the outer line). Each fit is judged by how well it puts the
+    painted lines where they are (:func:`vision.rings.agreement`), and the best is kept: with a
+    part of the board out of view, a freer lens can follow the points found and lose the
+    lines."""
+    best = None
     lp = ep = None
     lines = tuple(i for i, k in enumerate(circles(board)) if k.kind == "line")
-    # Narrowing searches, each fit freer than the last; the surface's edge joins last (a wide
-    # search for it could land on the outer line). A fit that follows the lines less well than
-    # the one before (a part of the board out of view leaves the lens loosely held) is not
-    # taken.
-    for half, free, rounds, which in ((25.0, "pose", 3, lines), (8.0, "lens", 3, lines),
-                                      (3.5, "lens", 2, None), (3.5, "all", 2, None)):
+    for half, free, rounds, which in ((25.0, "pose", 3, lines), (12.0, "pose", 2, lines),
+                                      (8.0, "lens", 2, lines), (5.0, "lens", 2, lines),
+                                      (5.0, "lens", 2, None), (5.0, "all", 2, None)):
         pts, lp, ep = find_points(grey, cam, board, half, lp, ep, which)
         if len(pts) < 40:
-            return None if fit is None else (cam, fit)
-        trial = fit_camera(pts, cam, priors, free=free, rounds=rounds,
-                           scale_mm=max(0.3, half / 6))
-        if fit is not None and half == last_half and trial.sigma_mm > fit.sigma_mm * 1.2:
-            continue
-        fit, last_half = trial, half
-        cam = fit.camera
-    return None if fit is None else (cam, fit)
+            break
+        fit = fit_camera(pts, cam, priors, free=free, rounds=rounds,
+                         scale_mm=max(0.3, half / 6))
+        score = agreement(grey, fit.camera, board, lp)
+        if best is None or score >= best[2] - 0.02:
+            best = (fit.camera, fit, score)
+        cam = best[0]
+    return best

@@ -247,12 +247,18 @@ def measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board: 
     few = use.sum(axis=1) < 12  # a disc lying along a line: its clear rays will have to do
     use[few] = (far & clear)[few]
     px, py = cx[:, None] + ca * pos, cy[:, None] + sa * pos
-    fx, fy, fr, res, w = robust_circles(px, py, use, cx, cy, None)
+    # Where a dark disc meets a dark numeral or line, its rim does not show and those profiles
+    # find some other edge; they can be a third of the half rim, too many for a weighted fit
+    # to shrug off. So the circle (of the disc's radius) is the one most profiles agree with,
+    # found by trying circles through pairs of them; the rest are dropped.
+    cx, cy, agree = _consensus(px, py, use, cx, cy, radius)
+    use = use & agree
+    _, _, fr, _, _ = robust_circles(px, py, use, cx, cy, None)
     fr = np.where(np.isfinite(fr), fr, 0.0)
-    fx, fy, _, res, w = robust_circles(px, py, use, fx, fy, fr)
+    fx, fy, _, res, w = robust_circles(px, py, use, cx, cy, np.full(n, radius))
     good = use & (w > 0.5)
     # all round, the rim lies on the circle or, on the near half, out to the foot's edge
-    allres = np.hypot(px - fx[:, None], py - fy[:, None]) - fr[:, None]
+    allres = np.hypot(px - fx[:, None], py - fy[:, None]) - radius
     lean = np.hypot(fx - nadir[0], fy - nadir[1]) * top / max(camera.centre_mm[2] - top, 1.0)
     out_dir = np.arctan2(fy - nadir[1], fx - nadir[0])
     band = lean[:, None] * np.clip(-np.cos(_ANGLES[None] - out_dir[:, None]), 0, None)
@@ -270,6 +276,46 @@ def measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board: 
                           bool(math.hypot(fx[i], fy[i]) > board.surface_radius),
                           px[i], py[i], use[i]))
     return result
+
+
+CONSENSUS_MM = 0.5   # a profile's rim this close to a trial circle agrees with it
+_PAIRS = 48
+
+
+def _consensus(px: np.ndarray, py: np.ndarray, use: np.ndarray, cx: np.ndarray,
+               cy: np.ndarray, radius: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per disc, the circle of ``radius`` through a pair of its rim points that most of its
+    points lie on (within CONSENSUS_MM), nearest the estimate among equals; returns its centre
+    and which points agree. Pairs are drawn the same way every time (a fixed seed)."""
+    n, k = px.shape
+    rng = np.random.default_rng(7)
+    a = rng.integers(0, k, (n, _PAIRS))
+    b = rng.integers(0, k, (n, _PAIRS))
+    rows = np.arange(n)[:, None]
+    ok = use[rows, a] & use[rows, b] & (a != b)
+    x1, y1, x2, y2 = px[rows, a], py[rows, a], px[rows, b], py[rows, b]
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    dx, dy = x2 - x1, y2 - y1
+    d = np.hypot(dx, dy) + 1e-9
+    h = np.sqrt(np.clip(radius**2 - (d / 2) ** 2, 0.0, None))
+    ok &= d > 0.6 * radius  # points far enough apart to pin a centre
+    # of the two centres, the one on the side of the current estimate
+    nx, ny = -dy / d, dx / d
+    side = np.sign((cx[:, None] - mx) * nx + (cy[:, None] - my) * ny)
+    side[side == 0] = 1.0
+    hx, hy = mx + side * h * nx, my + side * h * ny
+    dist = np.abs(np.hypot(px[:, None, :] - hx[..., None], py[:, None, :] - hy[..., None])
+                  - radius)
+    votes = ((dist < CONSENSUS_MM) & use[:, None, :]).sum(axis=-1)
+    drift = np.hypot(hx - cx[:, None], hy - cy[:, None])
+    score = np.where(ok & (drift < 4.0), votes - 0.01 * drift, -1.0)
+    best = np.argmax(score, axis=1)
+    found = score[np.arange(n), best] > 0
+    bx = np.where(found, hx[np.arange(n), best], cx)
+    by = np.where(found, hy[np.arange(n), best], cy)
+    agree = np.hypot(px - bx[:, None], py - by[:, None]) - radius
+    agree = (np.abs(agree) < CONSENSUS_MM) | ~found[:, None]
+    return bx, by, agree
 
 
 def _centre_sigma(px: np.ndarray, py: np.ndarray, cx: float, cy: float, w: np.ndarray,
@@ -331,11 +377,12 @@ def clutter(frame: np.ndarray, camera: CameraModel, board: Board) -> tuple[float
 
 
 def face_colours(frame: np.ndarray, camera: CameraModel, rims: list[Rim],
-                 radius: float) -> np.ndarray:
+                 radius: float) -> tuple[np.ndarray, np.ndarray]:
     """Each disc's top-face colour (n, 3; RGB): the median over its middle, clear of the rim's
-    bevel and shadow."""
+    bevel and shadow; and how even that middle is (the median log-colour distance of its
+    samples from that colour: small for a disc's face, large for print or grain)."""
     if not rims:
-        return np.zeros((0, 3))
+        return np.zeros((0, 3)), np.zeros(0)
     r = np.array([0.0, 0.2, 0.4, 0.6]) * radius
     a = np.arange(12) * (2 * np.pi / 12)
     pts = np.concatenate([[[0.0, 0.0]], (r[1:, None, None] * np.stack(
@@ -345,4 +392,7 @@ def face_colours(frame: np.ndarray, camera: CameraModel, rims: list[Rim],
     uv = camera.project(np.concatenate([xy, z[..., None]], -1)).astype(np.float32)
     got = cv2.remap(frame, uv[..., 0], uv[..., 1], cv2.INTER_LINEAR,
                     borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
-    return np.median(got, axis=1)[:, ::-1]
+    colour = np.median(got, axis=1)
+    spread = np.median(np.linalg.norm(np.log(got + 8.0) - np.log(colour[:, None] + 8.0),
+                                      axis=-1), axis=1)
+    return colour[:, ::-1], spread

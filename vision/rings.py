@@ -12,6 +12,7 @@ points are dropped by their poor contrast or down-weighted by the robust fit.
 from __future__ import annotations
 
 import logging
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -147,22 +148,24 @@ def find_points(grey: np.ndarray, camera: CameraModel, board: Board, half_mm: fl
     for k in chosen:
         c = sets[k]
         profs[k] = _profiles(grey, camera, c.radius, c.samples, half_mm, step)
-    if line_polarity is None:
-        votes = []
-        for k, (prof, _, _) in profs.items():
-            if sets[k].kind == "line":
-                dev = prof - np.nanmedian(prof, axis=1, keepdims=True)
-                votes.append(np.nanmedian(np.nanmax(dev, axis=1)) -
-                             np.nanmedian(-np.nanmin(dev, axis=1)))
-        line_polarity = 1.0 if votes and float(np.nansum(votes)) > 0 else -1.0
-    if edge_polarity is None:
-        votes = []
-        for k, (prof, _, _) in profs.items():
-            if sets[k].kind == "edge":
-                d = np.gradient(prof, axis=1)
-                votes.append(np.nanmedian(np.nanmax(d, axis=1)) -
-                             np.nanmedian(-np.nanmin(d, axis=1)))
-        edge_polarity = 1.0 if votes and float(np.nansum(votes)) > 0 else -1.0
+    with warnings.catch_warnings():  # profiles wholly outside the frame have no median
+        warnings.simplefilter("ignore", RuntimeWarning)
+        if line_polarity is None:
+            votes = []
+            for k, (prof, _, _) in profs.items():
+                if sets[k].kind == "line":
+                    dev = prof - np.nanmedian(prof, axis=1, keepdims=True)
+                    votes.append(np.nanmedian(np.nanmax(dev, axis=1)) -
+                                 np.nanmedian(-np.nanmin(dev, axis=1)))
+            line_polarity = 1.0 if votes and float(np.nansum(votes)) > 0 else -1.0
+        if edge_polarity is None:
+            votes = []
+            for k, (prof, _, _) in profs.items():
+                if sets[k].kind == "edge":
+                    d = np.gradient(prof, axis=1)
+                    votes.append(np.nanmedian(np.nanmax(d, axis=1)) -
+                                 np.nanmedian(-np.nanmin(d, axis=1)))
+            edge_polarity = 1.0 if votes and float(np.nansum(votes)) > 0 else -1.0
     for k, (prof, offsets, theta) in profs.items():
         c = sets[k]
         if c.kind == "line":
@@ -202,6 +205,27 @@ def _steady(offsets: np.ndarray, tol: float, span: int = 7) -> np.ndarray:
             warnings.simplefilter("ignore", RuntimeWarning)
             local = np.nanmedian(offsets[idx], axis=1)
     return np.abs(offsets - local) < tol
+
+
+def agreement(grey: np.ndarray, camera: CameraModel, board: Board, polarity: float,
+              within_mm: float = 0.75) -> float:
+    """How well ``camera`` puts the painted lines where they are: the share of profiles across
+    the three lines (those inside the frame) whose line lies within ``within_mm`` of where the
+    camera says. Near 1 for a good fit (pegs, numerals and discs take a little), low for one
+    that has slipped onto the wrong line."""
+    step = min(0.5, max(0.15, 0.4 * camera.mm_per_px()))
+    hit = seen = 0
+    for c in circles(board):
+        if c.kind != "line":
+            continue
+        prof, offsets, _ = _profiles(grey, camera, c.radius, c.samples, 5.0, step)
+        inside = ~np.isnan(prof).any(axis=1)
+        if not inside.any():
+            continue
+        off, _ = _find_line(prof[inside], offsets, step, polarity, board.line_width)
+        seen += int(inside.sum())
+        hit += int(np.sum(np.abs(np.nan_to_num(off, nan=99.0)) < within_mm))
+    return hit / seen if seen else 0.0
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ _SEPARATE = 0.6     # log-colour distance (e ** 0.6: 1.8 times) that two sides m
 _RATIO = 3.0        # ... and this many times their spread
 _THIRD = 0.6        # a side splits in two colours only this far apart (light varies a lot)
 _THIRD_RATIO = 4.0
+_THIRD_HUE = 0.3    # ... and differ in hue or saturation by this much
 
 
 @dataclass(frozen=True)
@@ -77,10 +78,17 @@ def _apart(x: np.ndarray, labels: np.ndarray, centres: np.ndarray, separate: flo
     return gap > separate and gap > ratio * spread
 
 
+def _chroma(x: np.ndarray) -> np.ndarray:
+    """A log colour's hue and saturation part: the same whatever light falls on it."""
+    return x - x.mean(axis=-1, keepdims=True)
+
+
 def _odd_ones(x: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """Refuses a third colour shown by two discs or more; returns the discs (bool per disc)
     whose colour is alone off its side's (a disc under a lamp's glare, or not a disc at all):
-    kept, but unsure."""
+    kept, but unsure. A side splits into two colours only if they differ in hue or saturation
+    too: glare or shade on some of a side's discs makes them lighter or darker, not another
+    colour."""
     odd = np.zeros(len(x), bool)
     for k in (0, 1):
         idx = np.flatnonzero(labels == k)
@@ -88,13 +96,16 @@ def _odd_ones(x: np.ndarray, labels: np.ndarray) -> np.ndarray:
             continue
         group = x[idx]
         sub, centres = two_means(group)
-        if _apart(group, sub, centres, _THIRD, _THIRD_RATIO):
-            sizes = np.bincount(sub, minlength=2)
-            if sizes.min() >= 2:
-                raise TooManyColours(
-                    "the discs come in more than two colours, so the sides cannot be told "
-                    "apart: take off anything that is not a disc of the two sets in play, or "
-                    "name the two colours in the config ([vision] team_colours)")
+        if not _apart(group, sub, centres, _THIRD, _THIRD_RATIO):
+            continue
+        sizes = np.bincount(sub, minlength=2)
+        hue = float(np.linalg.norm(_chroma(centres[0]) - _chroma(centres[1])))
+        if sizes.min() >= 2 and hue > _THIRD_HUE:
+            raise TooManyColours(
+                "the discs come in more than two colours, so the sides cannot be told "
+                "apart: take off anything that is not a disc of the two sets in play, or "
+                "name the two colours in the config ([vision] team_colours)")
+        if sizes.min() == 1:
             odd[idx[sub == int(np.argmin(sizes))]] = True
     return odd
 

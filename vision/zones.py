@@ -13,8 +13,8 @@ The uncertainty of a disc's distance from the centre is put together from what m
 * the parallax: the disc's lean (its top face's shift in the picture) times how unsure the
   focal length is, and a little for where the point below the camera is;
 * a floor for what the fit's scatter does not show: a contact shadow or a bevel pulling every
-  edge of a rim the same way. It was measured on the simulator's frames (``bench/vision.py``
-  prints the spread of the errors against the uncertainties given).
+  edge of a rim the same way, a fraction of a pixel. It was measured on the simulator's frames
+  (``bench/vision.py`` prints the spread of the errors against the uncertainties given).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from rules.board import Board
 from vision.camera import CameraModel
 from vision.rims import Rim
 
-SIGMA_FLOOR_MM = 0.12      # rim bias not seen in the fit's scatter
+SIGMA_FLOOR_PX = 0.2       # rim bias not seen in the fit's scatter, in pixels of the frame
 SIGMA_BOARD_MM = 0.05      # the board fit's own error at the lines
 SIGMA_NADIR_MM = 0.05      # the point below the lens, a few mm out, times thickness over height
 FLAG_SIGMAS = 3.0          # a disc closer than this many uncertainties to a decision is flagged
@@ -54,7 +54,8 @@ def sigma_mm(rim: Rim, reg: Registration, board: Board) -> float:
     lean = lean_mm(reg.camera, rim.x_mm, rim.y_mm, board.disc_thickness)
     board_fit = max(SIGMA_BOARD_MM, 0.5 * reg.ring_sigma_mm)
     parallax = math.hypot(lean * reg.focal_sigma, SIGMA_NADIR_MM)
-    return math.sqrt(rim.sigma_mm**2 + board_fit**2 + parallax**2 + SIGMA_FLOOR_MM**2)
+    floor = SIGMA_FLOOR_PX * reg.camera.mm_per_px(board.disc_thickness)
+    return math.sqrt(rim.sigma_mm**2 + board_fit**2 + parallax**2 + floor**2)
 
 
 def judge(rim: Rim, reg: Registration, board: Board) -> tuple[int, float, float, bool]:
