@@ -42,13 +42,12 @@ from vision.zones import Registration, judge
 
 log = logging.getLogger(__name__)
 
-# what a measured rim must look like to count as a disc
-MIN_COVERAGE = 0.5       # of the profiles all round, on the circle
-MIN_COVERAGE_CLEAR_FACE = 0.3   # ... when the top face is even and plainly not the board's:
-CLEAR_FACE_CONTRAST = 0.4       # log-colour distance of the face from the board around it
-MAX_FACE_UNEVEN = 0.12          # and the face samples' median log-colour distance from it
-MIN_POINTS = 12          # far-half profiles agreeing with the fit
-MAX_SPREAD_MM = 0.45     # their scatter about it
+# what a measured rim must look like to count as a disc (bench/vision.py shows the effect)
+MIN_COVERAGE = 0.4        # share of the profiles all round that find the rim on the circle
+MIN_POINTS = 8            # far-half profiles agreeing with the fit
+MAX_SPREAD_MM = 0.8       # their scatter about it
+MIN_FACE_CONTRAST = 0.15  # log-colour distance of the top face from the board around it
+MAX_FACE_UNEVEN = 0.2     # median log-colour distance of the face's samples from its colour
 MAX_RADIUS_OFF_MM = 1.6  # apparent radius against the disc's
 
 
@@ -198,17 +197,14 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
 
 def _is_disc(rim: rimlib.Rim, face: np.ndarray, even: float, around: np.ndarray,
              board: Board) -> bool:
-    """Whether a measured rim is a disc's: found at the disc's size over most of its round; or,
-    where a disc's rim merges into a line, a numeral or a neighbour of its colour, over less of
-    it but around an even top face plainly not of the board's (or ditch's) colour: a ring of the
-    board's print or grain has the board's colour inside, or print and board mixed."""
-    if not (rim.points >= MIN_POINTS and rim.spread_mm <= MAX_SPREAD_MM
-            and abs(rim.radius_mm - board.disc_radius) <= MAX_RADIUS_OFF_MM):
-        return False
-    if rim.coverage >= MIN_COVERAGE:
-        return True
+    """Whether a measured rim is a disc's: a circle of the disc's size found over enough of its
+    round, around an even top face of another colour than the board (or ditch) around it. A
+    ring of the board's print (a numeral's 0), grain or a line's curve has the board's colour
+    inside, or print and board mixed."""
     contrast = float(np.linalg.norm(np.log(face + 8.0) - np.log(around + 8.0)))
-    return (rim.coverage >= MIN_COVERAGE_CLEAR_FACE and contrast >= CLEAR_FACE_CONTRAST
+    return (rim.points >= MIN_POINTS and rim.spread_mm <= MAX_SPREAD_MM
+            and abs(rim.radius_mm - board.disc_radius) <= MAX_RADIUS_OFF_MM
+            and rim.coverage >= MIN_COVERAGE and contrast >= MIN_FACE_CONTRAST
             and even <= MAX_FACE_UNEVEN)
 
 
