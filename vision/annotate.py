@@ -65,7 +65,7 @@ def annotate(frame: np.ndarray, reading: Reading) -> np.ndarray:
                           thick + 1, cv2.LINE_8)
         label = f"{d.zone}?" if d.uncertain else str(d.zone)
         cx, cy = round(d.pixel[0]), round(d.pixel[1])
-        _text(img, label, (cx, cy), 0.042 * d.radius_px,
+        _text(img, label, (cx, cy), max(0.5, 0.042 * d.radius_px),
               CHECK if d.uncertain else (255, 255, 255), max(1, round(0.12 * d.radius_px)))
     _banner(img, reading, scale_px)
     return img

@@ -78,6 +78,42 @@ def _apart(x: np.ndarray, labels: np.ndarray, centres: np.ndarray, separate: flo
     return gap > separate and gap > ratio * spread
 
 
+def k_means(x: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Deterministic k-means, seeded farthest-first from the point furthest from the mean."""
+    centres = [x[int(np.argmax(np.linalg.norm(x - x.mean(axis=0), axis=1)))]]
+    while len(centres) < k:
+        d = np.min(np.linalg.norm(x[:, None] - np.array(centres)[None], axis=-1), axis=1)
+        centres.append(x[int(np.argmax(d))])
+    c = np.array(centres)
+    labels = np.zeros(len(x), int)
+    for _ in range(20):
+        labels = np.argmin(np.linalg.norm(x[:, None] - c[None], axis=-1), axis=1)
+        new = np.array([x[labels == j].mean(axis=0) if (labels == j).any() else c[j]
+                        for j in range(k)])
+        if np.allclose(new, c):
+            break
+        c = new
+    return labels, c
+
+
+def _three(x: np.ndarray) -> bool:
+    """Whether the colours fall in three clear groups of two discs or more, each apart from
+    the others in hue or saturation too (not only lighter or darker)."""
+    if len(x) < 6:
+        return False
+    labels, c = k_means(x, 3)
+    if np.bincount(labels, minlength=3).min() < 2:
+        return False
+    spread = math.sqrt(float(np.mean(np.sum((x - c[labels]) ** 2, axis=1))))
+    for i in range(3):
+        for j in range(i + 1, 3):
+            gap = float(np.linalg.norm(c[i] - c[j]))
+            hue = float(np.linalg.norm(_chroma(c[i]) - _chroma(c[j])))
+            if gap < max(_THIRD, _THIRD_RATIO * spread) or hue < _THIRD_HUE:
+                return False
+    return True
+
+
 def _chroma(x: np.ndarray) -> np.ndarray:
     """A log colour's hue and saturation part: the same whatever light falls on it."""
     return x - x.mean(axis=-1, keepdims=True)
@@ -120,6 +156,11 @@ def assign(faces: np.ndarray, colours: tuple[RGB, RGB] | None = None,
         return Sides((), (), colours if colours else (None, None))
     raw = _log(faces)
     x = raw - _log(light) + float(np.mean(_log(light))) if light is not None else raw
+    if _three(x):
+        raise TooManyColours(
+            "the discs come in more than two colours, so the sides cannot be told apart: take "
+            "off anything that is not a disc of the two sets in play, or name the two colours "
+            "in the config ([vision] team_colours)")
     labels = np.zeros(n, int)
     two = False
     odd = np.zeros(n, bool)

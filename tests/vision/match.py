@@ -53,6 +53,7 @@ def tally(results: list[tuple[object, dict]], quarters: tuple[int, ...] = (0,)) 
                 continue
             c["found"] += 1
             c["side right"] += d.team == t["team"]
+            c["side right or flagged"] += d.team == t["team"] or d.uncertain
             c["flagged"] += d.uncertain
             if on:
                 c["on-board found"] += 1

@@ -37,7 +37,9 @@ def test_discs_are_found_and_zoned(readings, source, calibrated):
     assert c["on-board found"] / c["on-board"] >= 0.97, c
     assert c["right or flagged"] / c["on-board"] >= 0.97, c
     assert c["wrong unflagged"] == 0, c
-    assert c["side right"] / c["found"] >= 0.95, c
+    # a board with one side's discs only, before the colours are known, is flagged
+    assert c["side right or flagged"] / c["found"] >= 0.98, c
+    assert c["side right"] / c["found"] >= 0.9, c
     assert c["false"] <= 1, c
     assert c["flagged"] / c["found"] <= 0.12, c
 
