@@ -27,6 +27,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/sim.py
 	$(BIN)/python bench/bridge.py
 	$(BIN)/python bench/render.py
+	$(BIN)/python bench/vision.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info

@@ -115,6 +115,7 @@ class Tally:
             c["sides right"] += d.team == t["team"]
             c["found"] += 1
             c["flagged"] += d.uncertain
+            c["flagged for the side"] += not d.side_sure
             zone_ok = d.zone == t["zone"]
             if d.uncertain:  # the operator looks and sets it right
                 checked[t["team"]] += t["zone"]
@@ -127,6 +128,8 @@ class Tally:
                 margin = BOARD.zone_margin(math.hypot(t["x_mm"], t["y_mm"]))
                 c["on-board > 1 mm from a line"] += margin > 1.0
                 c["flagged > 1 mm from a line"] += d.uncertain and margin > 1.0
+                c["zone-flagged > 1 mm from a line"] += (d.uncertain and d.side_sure
+                                                         and margin > 1.0)
                 if not zone_ok and not d.uncertain:
                     c["wrong and unflagged"] += 1
                     self.failures.append(
@@ -156,8 +159,11 @@ class Tally:
         print(f"  ... wrong and unflagged          {int(c['wrong and unflagged'])}")
         print(f"  ditch discs found                {pct('ditch found', 'ditch discs')}")
         print(f"  flagged (all found discs)        {pct('flagged', 'found')}")
+        print(f"  ... of them for the side         {pct('flagged for the side', 'found')}")
         print(f"  flagged, > 1 mm from a line      "
               f"{pct('flagged > 1 mm from a line', 'on-board > 1 mm from a line')}")
+        print(f"  ... for the zone                 "
+              f"{pct('zone-flagged > 1 mm from a line', 'on-board > 1 mm from a line')}")
         print(f"  sides right                      {pct('sides right', 'found')}")
         print(f"  frames without a false disc      "
               f"{100 * (1 - c['frames with a false disc'] / n):6.2f}%  "

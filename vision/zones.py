@@ -8,13 +8,14 @@ rather than guessed.
 
 The uncertainty of a disc's distance from the centre is put together from what moves it:
 
-* the rim fit: the scatter of the rim's points about the circle, through the fit's geometry;
+* the rim: a fraction of a pixel for a rim seen cleanly, more as its points scatter about the
+  circle (a contact shadow, a bevel, a line or numeral beside it), and more again when fewer of
+  its profiles found it (a disc in a cluster, against a peg, on a line). The sizes of these were
+  measured on the simulator's frames so that errors beyond three uncertainties are rare
+  (``bench/vision.py`` prints the errors against the uncertainties given);
 * the board fit: how well the camera holds the board's circles;
 * the parallax: the disc's lean (its top face's shift in the picture) times how unsure the
-  focal length is, and a little for where the point below the camera is;
-* a floor for what the fit's scatter does not show: a contact shadow or a bevel pulling every
-  edge of a rim the same way, a fraction of a pixel. It was measured on the simulator's frames
-  (``bench/vision.py`` prints the spread of the errors against the uncertainties given).
+  focal length is, and a little for where the point below the camera is.
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ from rules.board import Board
 from vision.camera import CameraModel
 from vision.rims import Rim
 
-SIGMA_FLOOR_PX = 0.2       # rim bias not seen in the fit's scatter, in pixels of the frame
+SIGMA_RIM_PX = 0.25        # a well seen rim's centre, in pixels of the frame
+SIGMA_PER_SPREAD = 2.0     # ... plus this many times the scatter of its points (mm)
+FULL_RIM_POINTS = 30       # fewer points than this widen it in proportion
 SIGMA_BOARD_MM = 0.05      # the board fit's own error at the lines
 SIGMA_NADIR_MM = 0.05      # the point below the lens, a few mm out, times thickness over height
 FLAG_SIGMAS = 3.0          # a disc closer than this many uncertainties to a decision is flagged
@@ -54,8 +57,10 @@ def sigma_mm(rim: Rim, reg: Registration, board: Board) -> float:
     lean = lean_mm(reg.camera, rim.x_mm, rim.y_mm, board.disc_thickness)
     board_fit = max(SIGMA_BOARD_MM, 0.5 * reg.ring_sigma_mm)
     parallax = math.hypot(lean * reg.focal_sigma, SIGMA_NADIR_MM)
-    floor = SIGMA_FLOOR_PX * reg.camera.mm_per_px(board.disc_thickness)
-    return math.sqrt(rim.sigma_mm**2 + board_fit**2 + parallax**2 + floor**2)
+    rim_part = math.hypot(SIGMA_RIM_PX * reg.camera.mm_per_px(board.disc_thickness),
+                          SIGMA_PER_SPREAD * rim.spread_mm) * max(
+                              1.0, FULL_RIM_POINTS / max(rim.points, 1))
+    return math.sqrt(rim_part**2 + board_fit**2 + parallax**2)
 
 
 def judge(rim: Rim, reg: Registration, board: Board) -> tuple[int, float, float, bool]:
