@@ -279,42 +279,44 @@ def measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board: 
 
 
 CONSENSUS_MM = 0.5   # a profile's rim this close to a trial circle agrees with it
-_PAIRS = 48
 
 
 def _consensus(px: np.ndarray, py: np.ndarray, use: np.ndarray, cx: np.ndarray,
                cy: np.ndarray, radius: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per disc, the circle of ``radius`` through a pair of its rim points that most of its
     points lie on (within CONSENSUS_MM), nearest the estimate among equals; returns its centre
-    and which points agree. Pairs are drawn the same way every time (a fixed seed)."""
-    n, k = px.shape
-    rng = np.random.default_rng(7)
-    a = rng.integers(0, k, (n, _PAIRS))
-    b = rng.integers(0, k, (n, _PAIRS))
-    rows = np.arange(n)[:, None]
-    ok = use[rows, a] & use[rows, b] & (a != b)
-    x1, y1, x2, y2 = px[rows, a], py[rows, a], px[rows, b], py[rows, b]
-    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-    dx, dy = x2 - x1, y2 - y1
-    d = np.hypot(dx, dy) + 1e-9
-    h = np.sqrt(np.clip(radius**2 - (d / 2) ** 2, 0.0, None))
-    ok &= d > 0.6 * radius  # points far enough apart to pin a centre
-    # of the two centres, the one on the side of the current estimate
-    nx, ny = -dy / d, dx / d
-    side = np.sign((cx[:, None] - mx) * nx + (cy[:, None] - my) * ny)
-    side[side == 0] = 1.0
-    hx, hy = mx + side * h * nx, my + side * h * ny
-    dist = np.abs(np.hypot(px[:, None, :] - hx[..., None], py[:, None, :] - hy[..., None])
-                  - radius)
-    votes = ((dist < CONSENSUS_MM) & use[:, None, :]).sum(axis=-1)
-    drift = np.hypot(hx - cx[:, None], hy - cy[:, None])
-    score = np.where(ok & (drift < 4.0), votes - 0.01 * drift, -1.0)
-    best = np.argmax(score, axis=1)
-    found = score[np.arange(n), best] > 0
-    bx = np.where(found, hx[np.arange(n), best], cx)
-    by = np.where(found, hy[np.arange(n), best], cy)
-    agree = np.hypot(px - bx[:, None], py - by[:, None]) - radius
-    agree = (np.abs(agree) < CONSENSUS_MM) | ~found[:, None]
+    and which points agree. The pairs are every used point with those a third and a half of
+    the way round the used ones from it: the same pairs every time, all of them usable."""
+    n, _ = px.shape
+    bx, by = cx.astype(np.float64).copy(), cy.astype(np.float64).copy()
+    agree = np.ones(px.shape, bool)
+    for i in range(n):
+        idx = np.flatnonzero(use[i])
+        m = len(idx)
+        if m < 3:
+            continue
+        a = np.concatenate([idx, idx])
+        b = np.concatenate([idx[(np.arange(m) + m // 3) % m], idx[(np.arange(m) + m // 2) % m]])
+        x1, y1, x2, y2 = px[i, a], py[i, a], px[i, b], py[i, b]
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        dx, dy = x2 - x1, y2 - y1
+        d = np.hypot(dx, dy) + 1e-9
+        h = np.sqrt(np.clip(radius**2 - (d / 2) ** 2, 0.0, None))
+        # of the two centres, the one on the side of the current estimate
+        nx, ny = -dy / d, dx / d
+        side = np.sign((cx[i] - mx) * nx + (cy[i] - my) * ny)
+        side[side == 0] = 1.0
+        hx, hy = mx + side * h * nx, my + side * h * ny
+        dist = np.abs(np.hypot(px[i][idx][None] - hx[:, None], py[i][idx][None] - hy[:, None])
+                      - radius)
+        votes = (dist < CONSENSUS_MM).sum(axis=1)
+        drift = np.hypot(hx - cx[i], hy - cy[i])
+        score = np.where((d > 0.6 * radius) & (drift < 4.0), votes - 0.01 * drift, -1.0)
+        best = int(np.argmax(score))
+        if score[best] <= 0:
+            continue
+        bx[i], by[i] = hx[best], hy[best]
+        agree[i] = np.abs(np.hypot(px[i] - bx[i], py[i] - by[i]) - radius) < CONSENSUS_MM
     return bx, by, agree
 
 
