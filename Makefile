@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bridge.py
 	$(BIN)/python bench/render.py
 	$(BIN)/python bench/daemon.py
+	$(BIN)/python bench/vision.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info

@@ -150,6 +150,28 @@ def _cmd_bridge(args: argparse.Namespace) -> int:
         return 0
 
 
+def _cmd_score(args: argparse.Namespace) -> int:
+    from device.config import load
+    from device.errors import ConfigError
+    from vision.command import score
+
+    colours = calibration = None
+    if args.config:
+        try:
+            config = load(args.config)
+        except ConfigError as exc:
+            print(f"crokiscore score: {exc}", file=sys.stderr)
+            return 2
+        colours, calibration = config.vision.team_colours, config.camera.calibration
+    return score(args, colours, calibration)
+
+
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from vision.command import calibrate_command
+
+    return calibrate_command(args)
+
+
 def _thresholds(text: str) -> tuple[int, int]:
     touch, _, release = text.partition("/")
     try:
@@ -350,6 +372,34 @@ def build_parser() -> argparse.ArgumentParser:
     rn.add_argument("--feed", help="take the match's events from this log (the replay format) "
                     "instead of the sensors, resuming after a restart; stop at its end")
     rn.set_defaults(func=_cmd_run)
+    sides = ("bottom", "right", "top", "left")
+    sc = sub.add_parser("score", help="read the discs in pictures of the board: zones, sides, "
+                        "totals (JSON lines with --json)")
+    sc.add_argument("images", nargs="+", metavar="IMAGE", help="pictures of the board")
+    sc.add_argument("--calibration", metavar="CAL",
+                    help="the fixed rig's calibration (else the board is found in each picture)")
+    sc.add_argument("--json", action="store_true",
+                    help='one JSON object a line: {"image", "discs", "totals"}')
+    sc.add_argument("--annotate", metavar="DIR",
+                    help="write a picture to check per image into DIR (as NAME.png)")
+    sc.add_argument("--config", metavar="FILE", help="the daemon's config: its [vision] "
+                    "team_colours and [camera] calibration")
+    sc.add_argument("--seat0", choices=sides, default="bottom", help="without a calibration, "
+                    "the picture's edge seat 0 sits at (default %(default)s)")
+    sc.add_argument("--focal-px", type=float, metavar="F",
+                    help="the lens's focal length in pixels, if known")
+    sc.set_defaults(func=_cmd_score)
+    ca = sub.add_parser("calibrate", help="find the board on a frame of the empty board and "
+                        "write the rig's calibration and a check picture")
+    ca.add_argument("image", metavar="EMPTY", help="a frame of the empty board from the rig")
+    ca.add_argument("--out", required=True, metavar="CAL", help="the calibration file to write")
+    ca.add_argument("--seat0", choices=sides, default="bottom",
+                    help="the frame's edge seat 0 sits at (default %(default)s)")
+    ca.add_argument("--focal-px", type=float, metavar="F", help="the lens's focal length in "
+                    "pixels, if known (else from the camera mode, or a typical lens)")
+    ca.add_argument("--picture", metavar="PNG",
+                    help="where to write the check picture (default: CAL with .png)")
+    ca.set_defaults(func=_cmd_calibrate)
     return p
 
 

@@ -35,6 +35,7 @@ from rules.errors import CrokiscoreError
 
 log = logging.getLogger(__name__)
 
+RAIL_SLOP_MM = 2.5  # how far past its rest against the rail a disc may be drawn
 GRID = 8  # pixel spacing of the exactly computed lookup grid; in between it is interpolated
 
 
@@ -116,7 +117,9 @@ def _solids(state: BoardState, scene: Scene, rng: np.random.Generator) -> list[C
         if disc.team not in (0, 1):
             raise ValueError(f"disc at ({disc.x_mm}, {disc.y_mm}) has team {disc.team}; "
                              "teams are 0 and 1")
-        if not disc.r <= board.ditch_radius - board.disc_radius + 1.0:  # also catches NaN
+        # The physics lets a disc pressed against the rail sink into it by a little over a mm
+        # (the solver's contact slop), so allow that much beyond the rest position.
+        if not disc.r <= board.ditch_radius - board.disc_radius + RAIL_SLOP_MM:  # catches NaN
             raise ValueError(
                 f"disc at ({disc.x_mm}, {disc.y_mm}) is {disc.r:.1f} mm from the centre, beyond "
                 f"the ditch: a disc's centre rests at most "

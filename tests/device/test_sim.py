@@ -1,0 +1,49 @@
+"""The whole appliance against the simulator: bots play, sensors fire, the camera is read, and
+the daemon's result must be the simulation's truth."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from device.config import parse
+from device.sim import Simulation, compare
+
+GAMES = [("tournament-singles", None, 3), ("tournament-doubles", None, 4),
+         ("casual-100", None, 3), ("casual-100-doubles", None, 5),
+         ("crokidarts", {"legs": 1, "sets": 1}, 2)]
+
+
+def config(tmp_path):
+    return parse({"backend": "sim", "store": str(tmp_path / "events.db"),
+                  "camera": {"kind": "sim", "width": 1014, "height": 760, "settle_frames": 2,
+                             "settle_interval_s": 0.01},
+                  "display": {"driver": "dummy"}})
+
+
+@pytest.mark.parametrize(("rules", "options", "seed"), GAMES, ids=[g[0] for g in GAMES])
+def test_a_whole_simulated_match_is_scored_as_it_truly_was(tmp_path, rules, options, seed):
+    outcome = Simulation(config(tmp_path), rules, seed, options=options).run()
+    assert outcome.result["finished"]
+    assert compare(outcome.result, outcome.truth) == []
+    assert outcome.tally.unflagged == [], "a wrong reading was not marked CHECK"
+
+
+def test_the_sim_command_ends_with_the_result_beside_the_truth(tmp_path):
+    exe = str(Path(sys.executable).with_name("crokiscore"))
+    cfg = tmp_path / "sim.toml"
+    cfg.write_text('backend = "sim"\n[camera]\nkind = "sim"\nwidth = 1014\nheight = 760\n'
+                   'settle_frames = 2\nsettle_interval_s = 0.01\n[display]\ndriver = "dummy"\n')
+    done = subprocess.run([exe, "sim", "--config", str(cfg), "--seed", "3", "--json",
+                           "--record", str(tmp_path / "rec")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    last = json.loads(done.stdout.strip().splitlines()[-1])
+    assert set(last) >= {"result", "truth"}
+    assert last["result"]["score"] == last["truth"]["score"]
+    rec = tmp_path / "rec"
+    assert (rec / "oled.gif").is_file() and len(list(rec.glob("oled_*.png"))) >= 5
+    assert len(list((rec / "boards").glob("*.jpg"))) == len(last["truth"]["rounds"])
+    assert (rec / "events.db").is_file()

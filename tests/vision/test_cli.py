@@ -1,0 +1,109 @@
+"""crokiscore score and calibrate, as a user runs them."""
+
+import json
+
+import cv2
+import pytest
+
+from device.cli import main
+
+
+@pytest.fixture(scope="module")
+def files(rigs, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("pictures")
+    rig = rigs["play"][0]
+    cv2.imwrite(str(folder / "empty.png"), rig.empty)
+    names = []
+    for i, (frame, _) in enumerate(rig.frames[:2]):
+        cv2.imwrite(str(folder / f"round{i}.png"), frame)
+        names.append(str(folder / f"round{i}.png"))
+    return folder, names, rig
+
+
+def test_calibrate_writes_the_calibration_and_its_picture(files, capsys):
+    folder, _, _ = files
+    assert main(["calibrate", str(folder / "empty.png"), "--out", str(folder / "cal.json"),
+                 "--seat0", "left"]) == 0
+    out = capsys.readouterr().out
+    assert "board found" in out and "seat 0 at the frame's left" in out
+    assert json.loads((folder / "cal.json").read_text())["seat0"] == "left"
+    assert cv2.imread(str(folder / "cal.png")).shape == cv2.imread(str(folder / "empty.png")).shape
+
+
+def test_score_prints_one_json_line_per_image(files, capsys, tmp_path):
+    folder, names, _ = files
+    main(["calibrate", str(folder / "empty.png"), "--out", str(tmp_path / "cal.json")])
+    capsys.readouterr()
+    code = main(["score", *names, "--calibration", str(tmp_path / "cal.json"), "--json",
+                 "--annotate", str(tmp_path / "checked")])
+    assert code == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(names)
+    for line, name in zip(lines, names, strict=True):
+        got = json.loads(line)
+        assert got["image"] == name
+        assert set(got) == {"image", "discs", "totals"}
+        for d in got["discs"]:
+            assert set(d) == {"x_mm", "y_mm", "team", "zone", "uncertain"}
+        assert got["totals"] == [sum(d["zone"] for d in got["discs"] if d["team"] == k)
+                                 for k in (0, 1)]
+        assert (tmp_path / "checked" / (name.rsplit("/", 1)[1][:-4] + ".png")).exists()
+
+
+def test_score_without_json_prints_a_summary(files, capsys):
+    _, names, _ = files
+    assert main(["score", names[0]]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{names[0]}: team 0 ") and "zone" in out
+
+
+def test_score_names_an_unreadable_file_and_goes_on(files, capsys, tmp_path):
+    _, names, _ = files
+    bad = tmp_path / "broken.jpg"
+    bad.write_bytes(b"\xff\xd8 not really")
+    code = main(["score", str(bad), names[0], "--json"])
+    assert code == 2
+    captured = capsys.readouterr()
+    assert "broken.jpg: not a picture" in captured.err
+    lines = [json.loads(line) for line in captured.out.splitlines()]
+    assert lines[0]["image"] == str(bad) and "error" in lines[0]
+    assert lines[1]["image"] == names[0] and "discs" in lines[1]
+
+
+def test_score_says_when_there_is_no_board(capsys, tmp_path):
+    import numpy as np
+
+    dark = tmp_path / "dark.png"
+    cv2.imwrite(str(dark), np.zeros((480, 640, 3), np.uint8))
+    assert main(["score", str(dark)]) == 2
+    assert "too dark" in capsys.readouterr().err
+
+
+def test_score_takes_the_config_s_colours(files, capsys, tmp_path):
+    _, names, _ = files
+    config = tmp_path / "config.toml"
+    config.write_text('backend = "sim"\n[vision]\nteam_colours = [[250, 250, 250], [0, 0, 0]]\n')
+    assert main(["score", names[0], "--json"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert main(["score", names[0], "--json", "--config", str(config)]) == 0
+    named = json.loads(capsys.readouterr().out)
+    # team 0 named white: the sides swap
+    assert [d["team"] for d in named["discs"]] == [1 - d["team"] for d in plain["discs"]]
+
+
+def test_a_broken_config_is_refused(files, capsys, tmp_path):
+    _, names, _ = files
+    config = tmp_path / "config.toml"
+    config.write_text("[vision]\nteam_colours = 5\n")
+    assert main(["score", names[0], "--config", str(config)]) == 2
+    assert "team_colours" in capsys.readouterr().err
+
+
+def test_calibrate_says_when_the_picture_is_not_a_board(capsys, tmp_path):
+    import numpy as np
+
+    flat = tmp_path / "flat.png"
+    cv2.imwrite(str(flat), np.full((480, 640, 3), 128, np.uint8))
+    assert main(["calibrate", str(flat), "--out", str(tmp_path / "cal.json")]) == 2
+    assert "crokiscore calibrate:" in capsys.readouterr().err
+    assert not (tmp_path / "cal.json").exists()

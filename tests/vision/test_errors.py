@@ -1,0 +1,105 @@
+"""Every way a reading can fail says so in words, with the error type the daemon catches."""
+
+import random
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from hw_sim.camera import Scene, render
+from hw_sim.discs import BoardState, PlacedDisc
+from hw_sim.look import DiscSet
+from rules.errors import CrokiscoreError
+from tests.vision.conftest import MODE
+from vision import (
+    CalibrationError,
+    NoBoardFound,
+    TooDark,
+    TooManyColours,
+    UnreadableImage,
+    VisionError,
+    read_board,
+)
+from vision.command import read_image
+
+
+def test_the_errors_share_a_root():
+    for err in (UnreadableImage, TooDark, NoBoardFound, TooManyColours, CalibrationError):
+        assert issubclass(err, VisionError)
+        assert issubclass(err, CrokiscoreError)
+
+
+def test_a_missing_file_is_named(tmp_path):
+    with pytest.raises(UnreadableImage, match=r"nothere\.jpg: no such file"):
+        read_image(str(tmp_path / "nothere.jpg"))
+
+
+@pytest.mark.parametrize("content", [b"", b"not a picture at all",
+                                     b"\xff\xd8\xff\xe0" + b"\0" * 40])
+def test_garbage_bytes_are_not_a_picture(tmp_path, content):
+    path = tmp_path / "frame.jpg"
+    path.write_bytes(content)
+    with pytest.raises(UnreadableImage, match=r"frame\.jpg: not a picture"):
+        read_image(str(path))
+
+
+@pytest.mark.parametrize("frame", [None, "frame", np.zeros((10, 10, 5), np.uint8),
+                                   np.zeros((40, 40, 3), np.float32)])
+def test_what_is_not_a_frame_is_refused(frame):
+    with pytest.raises(UnreadableImage):
+        read_board(frame)
+
+
+def test_a_black_frame_is_too_dark():
+    with pytest.raises(TooDark, match=r"too dark.*light"):
+        read_board(np.zeros((480, 640, 3), np.uint8))
+
+
+def test_a_flat_frame_is_too_dark_to_read():
+    with pytest.raises(TooDark, match="nearly uniform"):
+        read_board(np.full((480, 640, 3), 200, np.uint8))
+
+
+def test_a_frame_without_a_board_says_so():
+    rng = np.random.default_rng(3)
+    clutter = cv2.GaussianBlur(rng.integers(0, 255, (600, 800, 3), np.uint8), (0, 0), 3)
+    for _ in range(30):  # some shapes, but no rings around a centre
+        x, y = rng.integers(0, 800), rng.integers(0, 600)
+        cv2.rectangle(clutter, (int(x), int(y)), (int(x) + 60, int(y) + 40),
+                      tuple(int(v) for v in rng.integers(0, 255, 3)), -1)
+    with pytest.raises(NoBoardFound, match=r"no crokinole board.*in view"):
+        read_board(clutter)
+
+
+def test_a_frame_of_another_size_than_the_calibration(rigs):
+    rig = rigs["play"][0]
+    small = cv2.resize(rig.frames[0][0], (820, 616))
+    with pytest.raises(CalibrationError, match="calibrate again"):
+        read_board(small, rig.calibration)
+
+
+def test_three_disc_colours_are_refused(rigs):
+    """A third set on the board: the frame is pieced together from two renders of the same rig,
+    one with another disc set, so every pixel is the camera's own."""
+    rig = rigs["layouts"][0]
+    scene = Scene.random(random.Random(22), mode=MODE)  # the first layouts rig's scene
+    discs = (PlacedDisc(-150, 0, 0), PlacedDisc(150, 0, 0), PlacedDisc(0, 150, 1),
+             PlacedDisc(0, -150, 1), PlacedDisc(-100, 110, 0), PlacedDisc(110, -100, 1))
+    extra = (PlacedDisc(-210, -130, 0), PlacedDisc(210, 130, 0))
+    first = render(BoardState(discs + extra), scene, seed=1)
+    blue = replace(scene.look, discs=DiscSet("blue", (30, 60, 200), (60, 120, 250), 0.0))
+    second = render(BoardState(discs + extra), replace(scene, look=blue), seed=1)
+    frame = first.copy()
+    cam = rig.calibration.camera
+    for d in extra:  # the two extra discs come from the blue render
+        centre = cam.project(np.array([d.x_mm, d.y_mm, 9.5]))
+        r = round(float(np.hypot(*(cam.project(np.array([d.x_mm + 25, d.y_mm, 9.5]))
+                                   - centre))))
+        u, v = (round(float(c)) for c in centre)
+        frame[v - r:v + r, u - r:u + r] = second[v - r:v + r, u - r:u + r]
+    assert frame.shape == rig.empty.shape
+    with pytest.raises(TooManyColours, match=r"more than two colours.*team_colours"):
+        read_board(frame, rig.calibration)
+    # the same board without the odd pair reads
+    assert len(read_board(first, rig.calibration).discs) == len(discs) + len(extra)

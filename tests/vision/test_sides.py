@@ -1,0 +1,65 @@
+"""Sides by colour: two clusters, team 0 the darker, or the named colours."""
+
+import numpy as np
+import pytest
+
+from vision import TooManyColours
+from vision.sides import assign
+
+BLACK, RED, NATURAL = (35, 34, 36), (176, 38, 36), (226, 205, 160)
+
+
+def jitter(rgb, n, seed, amount=0.06):
+    rng = np.random.default_rng(seed)
+    return np.clip(np.array(rgb) * rng.uniform(1 - amount, 1 + amount, (n, 3)), 0, 255)
+
+
+def test_the_darker_colour_is_team_0():
+    faces = np.concatenate([jitter(NATURAL, 4, 1), jitter(RED, 3, 2)])
+    s = assign(faces)
+    assert s.teams == (1, 1, 1, 1, 0, 0, 0)
+    assert all(s.sure)
+    assert s.colours[0][0] > 150 and s.colours[1][1] > 180
+
+
+def test_named_colours_decide_the_sides():
+    faces = np.concatenate([jitter(NATURAL, 4, 1), jitter(RED, 3, 2)])
+    s = assign(faces, colours=(NATURAL, RED))  # a club whose team 0 plays the light discs
+    assert s.teams == (0, 0, 0, 0, 1, 1, 1)
+
+
+def test_one_colour_without_names_is_unsure():
+    s = assign(jitter(RED, 5, 3))
+    assert len(set(s.teams)) == 1 and not any(s.sure)
+
+
+def test_one_colour_with_names_is_sure():
+    s = assign(jitter(RED, 5, 3), colours=(BLACK, RED))
+    assert s.teams == (1,) * 5 and all(s.sure)
+
+
+def test_a_lamp_s_falloff_does_not_split_a_side():
+    """Discs of one colour under light from 0.6 to 1.1 of full, with the board's colour seen
+    under the same light beside each."""
+    gain = np.linspace(0.6, 1.1, 8)[:, None]
+    faces = np.concatenate([np.array(BLACK) * gain[:4], np.array(NATURAL) * gain[4:]])
+    light = np.array((214, 150, 100)) * gain
+    s = assign(faces, light=light)
+    assert s.teams == (0, 0, 0, 0, 1, 1, 1, 1) and all(s.sure)
+
+
+def test_a_single_odd_disc_is_kept_but_unsure():
+    faces = np.concatenate([jitter(BLACK, 4, 1), jitter(NATURAL, 4, 2), [(40, 160, 60)]])
+    s = assign(faces)
+    assert s.sure.count(False) == 1 and not s.sure[-1]
+
+
+def test_three_colours_are_refused():
+    faces = np.concatenate([jitter(BLACK, 3, 1), jitter(NATURAL, 3, 2),
+                            jitter((40, 60, 200), 3, 4)])
+    with pytest.raises(TooManyColours):
+        assign(faces)
+
+
+def test_no_discs():
+    assert assign(np.zeros((0, 3))).teams == ()

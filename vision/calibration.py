@@ -1,0 +1,181 @@
+"""A fixed rig's calibration: the camera fitted once, on a frame of the empty board.
+
+The appliance's camera hangs over the same board for months, so the board is found once, on an
+empty board where nothing hides its lines, and every round's frame is read with that camera:
+quicker (no search) and steadier (no disc spoils the fit). The calibration is a small JSON file
+(see :data:`FORMAT`); ``crokiscore calibrate EMPTY.jpg --out CAL`` writes it, with a picture of the
+board's circles drawn back onto the frame so an installer can see at a glance that they sit on the
+painted lines.
+
+Seat 0's place: the board looks the same turned a quarter, so the calibration assumes seat 0 sits
+at the frame's bottom edge unless told (``--seat0 bottom|left|top|right``), and records it.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from rules.board import STANDARD, Board
+from vision.camera import CameraModel
+from vision.discs import PX_PER_MM, ViewMaps, view_maps
+from vision.errors import CalibrationError
+from vision.registration import find_board, grey_of
+from vision.rings import find_points
+from vision.seats import SIDES, find_turn, place_seats
+
+log = logging.getLogger(__name__)
+
+VERSION = 1
+FORMAT = """\
+{"format": "crokiscore-calibration", "version": 1,
+ "camera": {"width", "height", "matrix" (3x3, pixels), "distortion" ([k1, k2, p1, p2]),
+            "rvec", "tvec" (board-to-camera pose, mm, as cv2.projectPoints takes them)},
+ "board": {the rules.board.Board fields, mm},
+ "seat0": "bottom" | "right" | "top" | "left"   (the frame edge seat 0 sits at),
+ "focal_sigma": relative uncertainty of the focal length (0.03: about 3 %),
+ "fit": {"sigma_mm": scatter of the circles' points about the fit, "points": how many,
+         "turn_from": "quadrant lines" | "pegs" | "none"},
+ "made_from": the empty-board image's name}"""
+
+
+@dataclass(frozen=True, eq=False)
+class Calibration:
+    camera: CameraModel
+    board: Board = STANDARD
+    seat0: str = "bottom"
+    focal_sigma: float = 0.03
+    sigma_mm: float = 0.0
+    points: int = 0
+    turn_from: str = "quadrant lines"
+    made_from: str = ""
+
+    @functools.cached_property
+    def maps(self) -> ViewMaps:
+        """The top-face view's lookup for this camera, worked out once per calibration."""
+        return view_maps(self.camera, self.board, self.board.disc_thickness, PX_PER_MM)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": "crokiscore-calibration", "version": VERSION,
+                "camera": self.camera.to_json(), "board": asdict(self.board),
+                "seat0": self.seat0, "focal_sigma": self.focal_sigma,
+                "fit": {"sigma_mm": round(self.sigma_mm, 4), "points": self.points,
+                        "turn_from": self.turn_from},
+                "made_from": self.made_from}
+
+    @classmethod
+    def from_json(cls, data: Any, source: str = "the calibration") -> Calibration:
+        if not isinstance(data, dict) or data.get("format") != "crokiscore-calibration":
+            raise CalibrationError(f"{source} is not a crokiscore calibration; make one with "
+                                   "'crokiscore calibrate EMPTY.jpg --out CAL'")
+        if data.get("version") != VERSION:
+            raise CalibrationError(f"{source} is calibration format version "
+                                   f"{data.get('version')!r}, this crokiscore reads version "
+                                   f"{VERSION}; calibrate again")
+        try:
+            camera = CameraModel.from_json(data["camera"])
+            names = {f.name for f in fields(Board)}
+            board = Board(**{k: v for k, v in data.get("board", {}).items() if k in names})
+            seat0 = data.get("seat0", "bottom")
+            if seat0 not in SIDES:
+                raise ValueError(f"seat0 must be one of {', '.join(SIDES)}, not {seat0!r}")
+            fit = data.get("fit", {})
+            return cls(camera, board, seat0, float(data.get("focal_sigma", 0.03)),
+                       float(fit.get("sigma_mm", 0.0)), int(fit.get("points", 0)),
+                       str(fit.get("turn_from", "")), str(data.get("made_from", "")))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CalibrationError(f"{source} is damaged ({exc}); calibrate again") from None
+
+
+def calibrate(frame: np.ndarray, *, seat0: str = "bottom", focal_px: float | None = None,
+              board: Board = STANDARD, name: str = "the frame") -> Calibration:
+    """Finds the board on an empty-board frame and fits the camera to it."""
+    if seat0 not in SIDES:
+        raise ValueError(f"seat 0 sits at one of {', '.join(SIDES)}, not {seat0!r}")
+    found = find_board(frame, board, focal_px=focal_px, name=name)
+    grey = grey_of(frame)
+    _, polarity, _ = find_points(grey, found.camera, board, 3.5, which=(2,))
+    turn = find_turn(grey, found.camera, board, polarity)
+    camera = place_seats(found.camera, turn, board, seat0)
+    return Calibration(camera, board, seat0, found.focal_sigma, found.fit.sigma_mm,
+                       found.fit.inliers, turn.source, name)
+
+
+def save(cal: Calibration, path: str | Path) -> None:
+    Path(path).write_text(json.dumps(cal.to_json(), indent=1) + "\n", encoding="utf-8")
+
+
+def load(path: str | Path) -> Calibration:
+    """Reads a calibration file; cheap, and its result can be reused for every frame."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CalibrationError(f"calibration file {p} not found; make one with 'crokiscore "
+                               "calibrate EMPTY.jpg --out CAL'") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CalibrationError(f"cannot read calibration file {p}: {exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CalibrationError(f"calibration file {p} is not valid JSON ({exc}); calibrate "
+                               "again") from None
+    return Calibration.from_json(data, f"calibration file {p}")
+
+
+def check_frame(cal: Calibration, frame: np.ndarray, name: str = "the frame") -> None:
+    """Refuses a frame of another size than the calibration's camera."""
+    h, w = frame.shape[:2]
+    if (w, h) != (cal.camera.width, cal.camera.height):
+        raise CalibrationError(
+            f"{name} is {w}x{h} but the calibration was made for {cal.camera.width}x"
+            f"{cal.camera.height} frames; use the camera mode it was made with, or calibrate "
+            "again")
+
+
+def draw_board(image: np.ndarray, camera: CameraModel, board: Board,
+               colour: tuple[int, int, int] = (255, 0, 255)) -> np.ndarray:
+    """The board's circles, hole, pegs and seat 0's mark drawn onto a copy of ``image``."""
+    out = image.copy()
+    thick = max(1, round(max(out.shape[:2]) / 900))
+    a = np.linspace(0, 2 * np.pi, 721)
+    ring = np.stack([np.cos(a), np.sin(a)], -1)
+    for r in (board.hole_diameter / 2, *board.line_radii, board.surface_radius,
+              board.ditch_radius):
+        pts = camera.project_plane(ring * r, 0.0)
+        cv2.polylines(out, [np.round(pts).astype(np.int32)], False, colour, thick, cv2.LINE_8)
+    for px, py in board.pegs():
+        pts = camera.project_plane(ring * board.peg_diameter / 2 + (px, py), 0.0)
+        cv2.polylines(out, [np.round(pts).astype(np.int32)], False, colour, thick, cv2.LINE_8)
+    # seat 0: an arrow from the outer line to the ditch, and its name
+    a0, a1 = camera.project_plane(np.array([[0.0, -board.outer_radius],
+                                            [0.0, -board.ditch_radius]]), 0.0)
+    cv2.arrowedLine(out, tuple(int(v) for v in np.round(a0)), tuple(int(v) for v in np.round(a1)),
+                    colour, thick * 2, cv2.LINE_8, tipLength=0.3)
+    scale = max(out.shape[:2]) / 1500
+    cv2.putText(out, "seat 0", tuple(int(v) for v in np.round(a1 + (8, 8))),
+                cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick * 2, cv2.LINE_8)
+    return out
+
+
+def check_picture(frame: np.ndarray, cal: Calibration) -> np.ndarray:
+    """The calibration frame with what was found drawn back onto it."""
+    bgr = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    out = draw_board(bgr, cal.camera, cal.board)
+    lines = [f"seat 0: {cal.seat0}   turn from {cal.turn_from}",
+             f"fit: {cal.points} points, scatter {cal.sigma_mm:.2f} mm"]
+    scale = max(out.shape[:2]) / 1800
+    for i, text in enumerate(lines):
+        org = (10, int(30 * scale * 1.6 * (i + 1)))
+        cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0),
+                    max(2, round(4 * scale)), cv2.LINE_8)
+        cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255),
+                    max(1, round(2 * scale)), cv2.LINE_8)
+    return out

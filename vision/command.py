@@ -1,0 +1,128 @@
+"""``crokiscore score`` and ``crokiscore calibrate``: vision from the command line.
+
+``score IMAGE... [--calibration CAL] [--json] [--annotate DIR] [--config FILE]`` reads each
+picture (the config, read by the caller, gives ``[vision] team_colours`` and the rig's
+``[camera] calibration``) and prints, per picture, one JSON object a line (``--json``) or a
+short summary; a batch pays OpenCV's start-up once. A picture that cannot be read is reported
+in words (and, with ``--json``, as ``{"image": ..., "error": ...}``), the others are still read,
+and the exit status is 2.
+
+``calibrate EMPTY --out CAL [--seat0 SIDE] [--focal-px F] [--picture PNG]`` finds the board on a
+frame of the empty board and writes the calibration (JSON, see :mod:`vision.calibration`) and a
+picture of the board's circles drawn back onto the frame (by default beside CAL, as .png).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.annotate import annotate
+from vision.calibration import Calibration, calibrate, check_picture, load, save
+from vision.errors import UnreadableImage, VisionError
+from vision.reading import Reading, read_board
+
+
+def read_image(path: str) -> np.ndarray:
+    """The picture at ``path`` as a BGR array, or :class:`UnreadableImage` naming the file."""
+    p = Path(path)
+    if not p.is_file():
+        raise UnreadableImage(f"{path}: no such file; check the name")
+    try:
+        data = np.fromfile(p, np.uint8)
+    except OSError as exc:
+        raise UnreadableImage(f"{path}: cannot be read ({exc.strerror})") from None
+    frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if frame is None:
+        raise UnreadableImage(f"{path}: not a picture OpenCV can read (JPEG, PNG, BMP...), or "
+                              "cut short; take the picture again")
+    return frame
+
+
+def _summary(path: str, reading: Reading) -> str:
+    t0, t1 = reading.totals
+    n = len(reading.discs)
+    check = sum(d.uncertain for d in reading.discs)
+    lines = [f"{path}: team 0 {t0}, team 1 {t1} ({n} disc{'s' if n != 1 else ''} read"
+             + (f", {check} to check" if check else "") + ")"]
+    for d in reading.discs:
+        flag = "  CHECK" if d.uncertain else ""
+        lines.append(f"  team {d.team} zone {d.zone:2d} at ({d.x_mm:7.1f}, {d.y_mm:7.1f}) mm"
+                     f"{flag}")
+    return "\n".join(lines)
+
+
+def score(args: argparse.Namespace, colours: tuple | None = None,
+          calibration: str | None = None) -> int:
+    """The ``score`` command; ``colours`` and ``calibration`` are the config's (the caller
+    reads it), used unless the command line says otherwise."""
+    try:
+        path = args.calibration or calibration
+        cal: Calibration | None = load(path) if path else None
+    except VisionError as exc:
+        print(f"crokiscore score: {exc}", file=sys.stderr)
+        return 2
+    if args.annotate:
+        try:
+            Path(args.annotate).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"crokiscore score: cannot make the folder {args.annotate} for the annotated "
+                  f"pictures ({exc.strerror}); choose another --annotate", file=sys.stderr)
+            return 2
+    failed = 0
+    for path in args.images:
+        try:
+            frame = read_image(path)
+            reading = read_board(frame, cal, colours=colours, seat0=args.seat0,
+                                 focal_px=args.focal_px, name=path)
+        except VisionError as exc:
+            failed += 1
+            print(f"crokiscore score: {exc}", file=sys.stderr)
+            if args.json:
+                print(json.dumps({"image": path, "error": str(exc)}), flush=True)
+            continue
+        if args.json:
+            print(json.dumps({"image": path, **reading.to_json()}), flush=True)
+        else:
+            print(_summary(path, reading), flush=True)
+        if args.annotate:
+            out = Path(args.annotate) / (Path(path).stem + ".png")
+            if not cv2.imwrite(str(out), annotate(frame, reading)):
+                failed += 1
+                print(f"crokiscore score: could not write {out}; check the folder",
+                      file=sys.stderr)
+    return 2 if failed else 0
+
+
+def calibrate_command(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    picture = Path(args.picture) if args.picture else out.with_suffix(".png")
+    try:
+        frame = read_image(args.image)
+        cal = calibrate(frame, seat0=args.seat0, focal_px=args.focal_px, name=args.image)
+    except VisionError as exc:
+        print(f"crokiscore calibrate: {exc}", file=sys.stderr)
+        return 2
+    try:
+        save(cal, out)
+    except OSError as exc:
+        print(f"crokiscore calibrate: cannot write {out} ({exc.strerror}); choose another "
+              "--out", file=sys.stderr)
+        return 2
+    wrote = cv2.imwrite(str(picture), check_picture(frame, cal))
+    print(f"{args.image}: board found ({cal.points} points on its circles, scatter "
+          f"{cal.sigma_mm:.2f} mm; seat 0 at the frame's {cal.seat0}, turn from "
+          f"{cal.turn_from})")
+    print(f"calibration written to {out}")
+    if wrote:
+        print(f"check picture: {picture} (the magenta circles must sit on the painted lines)")
+    else:
+        print(f"crokiscore calibrate: could not write the check picture {picture}",
+              file=sys.stderr)
+        return 2
+    return 0

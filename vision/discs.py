@@ -1,0 +1,264 @@
+"""Finding the discs: where in the frame a circle of a disc's size shows.
+
+The frame is resampled onto the plane of the discs' top faces (9.5 mm above the surface), where
+every top face is a circle of the disc's radius. A ring filter over the colour gradients'
+structure tensor scores, for every point and every sector of the circle of that radius around
+it, how much edge energy runs across the circle (as a rim's does) rather than along it (as grain,
+lines and numerals mostly do). A rim shows all round, so a point is ranked by its weaker sectors;
+the local maxima are the candidates. Colour gradients (not grey) keep a red disc on cherry wood as
+visible as a black one on maple.
+
+Each candidate's rim is then measured on the full frame by :mod:`vision.rims`.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from rules.board import Board
+from vision.camera import CameraModel
+
+log = logging.getLogger(__name__)
+
+PX_PER_MM = 0.5          # the top-face view's resolution: a disc is 16 pixels across
+
+
+@dataclass(frozen=True, eq=False)
+class TopView:
+    """The frame resampled onto the horizontal plane at ``z`` mm: pixel (col, row) of the view
+    is board (x, y) = ((col + 0.5) / ppm - extent, extent - (row + 0.5) / ppm)."""
+
+    image: np.ndarray     # float32 BGR
+    z: float
+    ppm: float
+    extent: float
+
+    def to_board(self, col: np.ndarray, row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return (col + 0.5) / self.ppm - self.extent, self.extent - (row + 0.5) / self.ppm
+
+
+@dataclass(frozen=True, eq=False)
+class ViewMaps:
+    """Where each pixel of a top view comes from in the frame: computed once per camera (a
+    calibration keeps them)."""
+
+    mapx: np.ndarray
+    mapy: np.ndarray
+    z: float
+    ppm: float
+    extent: float
+
+
+def view_maps(camera: CameraModel, board: Board, z: float, ppm: float = PX_PER_MM) -> ViewMaps:
+    """The frame-pixel lookup of a top view covering the ditch. Rays are projected exactly on a
+    grid every 8 view pixels and interpolated between (the mapping is smooth)."""
+    extent = board.ditch_radius + 8.0
+    size = math.ceil(2 * extent * ppm)
+    extent = size / (2 * ppm)
+    step = 8
+    n = -(-size // step) + 2
+    # grid sample k sits at view pixel (k - 0.5) * step - 0.5, one beyond each edge, which is
+    # where cv2.resize's linear interpolation puts it; view pixel j is then resized pixel j + step
+    k = np.arange(n, dtype=np.float64)
+    c = ((k - 0.5) * step - 0.5 + 0.5) / ppm - extent
+    xx, yy = np.meshgrid(c, -c)
+    uv = camera.project_plane(np.stack([xx, yy], -1), z).astype(np.float32)
+    full = cv2.resize(uv, (n * step, n * step), interpolation=cv2.INTER_LINEAR)
+    full = full[step:step + size, step:step + size]
+    return ViewMaps(np.ascontiguousarray(full[..., 0]), np.ascontiguousarray(full[..., 1]), z,
+                    ppm, extent)
+
+
+def top_view(frame: np.ndarray, maps: ViewMaps) -> TopView:
+    img = cv2.remap(frame, maps.mapx, maps.mapy, cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    return TopView(img.astype(np.float32), maps.z, maps.ppm, maps.extent)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    x_mm: float
+    y_mm: float
+    score: float        # the ring's mean radial edge energy over the board's typical
+    energy: float       # ... of its weakest sectors: the strength it is ranked by
+
+
+SECTORS = 12
+_WEAK_SECTORS = 3    # a rim may be hidden or spoilt over this many sectors (neighbours, lines)
+
+
+def _sector_kernels(radius_px: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per sector of the ring: kernels picking the doubled-angle components of the edges on
+    the ring of ``radius_px``, so that a rim's edges (across the ring) add up positive and
+    edges along it (a line the ring touches) negative."""
+    r = math.ceil(radius_px + 2)
+    y, x = np.mgrid[-r:r + 1, -r:r + 1].astype(np.float32)
+    rho = np.hypot(x, y)
+    ring = np.clip(1.0 - np.abs(rho - radius_px) / 1.2, 0.0, None)
+    phi = np.arctan2(y, x)
+    sector = np.floor((phi % (2 * np.pi)) / (2 * np.pi / SECTORS)).astype(int)
+    out = []
+    for k in range(SECTORS):
+        w = ring * (sector == k)
+        w /= w.sum()
+        out.append(((w * np.cos(2 * phi)).astype(np.float32),
+                    (w * np.sin(2 * phi)).astype(np.float32)))
+    return out
+
+
+@functools.lru_cache(maxsize=4)
+def _kernel_spectra(radius_px: float, rows: int, cols: int) -> tuple[np.ndarray, ...]:
+    """The sector kernels' spectra (complex: cos + i sin of the doubled angle), conjugated for
+    correlation, on a DFT grid of rows x cols."""
+    out = []
+    for kc, ks in _sector_kernels(radius_px):
+        h = kc.shape[0] // 2
+        pad = np.zeros((rows, cols, 2), np.float32)
+        pad[:kc.shape[0], :kc.shape[1], 0] = kc
+        pad[:kc.shape[0], :kc.shape[1], 1] = ks
+        pad = np.roll(pad, (-h, -h), axis=(0, 1))  # the kernel's centre at the origin
+        spec = cv2.dft(pad, flags=cv2.DFT_COMPLEX_OUTPUT)
+        spec[..., 1] *= -1.0
+        out.append(spec)
+    return tuple(out)
+
+
+def _sector_responses(a: np.ndarray, b: np.ndarray, radius_px: float) -> np.ndarray:
+    """Per sector, the correlation of (a, b) with the sector's (cos, sin) kernels, summed:
+    the real part of one complex correlation of a + ib, done through the DFT (one forward
+    transform, one inverse per sector)."""
+    h, w = a.shape
+    r = math.ceil(radius_px + 2)
+    rows, cols = cv2.getOptimalDFTSize(h + r), cv2.getOptimalDFTSize(w + r)
+    z = np.zeros((rows, cols, 2), np.float32)
+    z[:h, :w, 0] = a
+    z[:h, :w, 1] = b
+    fz = cv2.dft(z, flags=cv2.DFT_COMPLEX_OUTPUT)
+    out = np.empty((SECTORS, h, w), np.float32)
+    for k, spec in enumerate(_kernel_spectra(radius_px, rows, cols)):
+        prod = cv2.mulSpectrums(fz, spec, 0)
+        out[k] = cv2.idft(prod, flags=cv2.DFT_SCALE)[:h, :w, 0]
+    return out
+
+
+def candidates(view: TopView, board: Board, *, min_strength: float = 4.0) -> list[Candidate]:
+    """Points of the top view circled by a rim of the disc's size (module docstring).
+
+    A point's strength is the radial edge energy of its ring's weakest sectors (all but the
+    few weakest), over the board's typical edge energy: a rim shows all round, while a line
+    the ring touches, a numeral or a plank's edge fills a sector or two at most."""
+    img = cv2.GaussianBlur(view.image, (0, 0), 0.7)
+    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)
+    jxx = (gx * gx).sum(axis=2)
+    jyy = (gy * gy).sum(axis=2)
+    a = jxx - jyy
+    b = 2 * (gx * gy).sum(axis=2)
+    size = view.image.shape[0]
+    col = (np.arange(size) + 0.5) / view.ppm - view.extent
+    rr = np.hypot(col[None, :], col[:, None])
+    # the typical edge energy of the surface and, apart, of the ditch (often a rougher cloth
+    # or wood): a rim must stand out from what is around it
+    energy = jxx + jyy
+    surface = rr < board.surface_radius - 3.0
+    ditch = (rr > board.surface_radius + 3.0) & (rr < board.ditch_radius - 3.0)
+    typical = np.where(rr < board.surface_radius,
+                       float(np.median(energy[surface])) + 1.0,
+                       float(np.median(energy[ditch])) + 1.0 if ditch.any() else 1.0)
+    sectors = _sector_responses(a, b, board.disc_radius * view.ppm)
+    strength = np.partition(sectors, _WEAK_SECTORS, axis=0)[_WEAK_SECTORS] / typical
+    score = sectors.mean(axis=0) / typical
+    on_board = (rr < board.ditch_radius - board.disc_radius + 3.0) & (
+        rr > board.hole_diameter / 2 - 4.0)
+    span = int(2 * round(0.55 * board.disc_radius * view.ppm) + 1)
+    local = cv2.dilate(strength, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (span, span)))
+    keep = (strength >= local) & on_board & (strength > min_strength)
+    rows, cols = np.nonzero(keep)
+    xs, ys = view.to_board(cols.astype(np.float64), rows.astype(np.float64))
+    out = [Candidate(float(x), float(y), float(score[r, c]), float(strength[r, c]))
+           for x, y, r, c in zip(xs, ys, rows, cols, strict=True)]
+    out.sort(key=lambda k: -k.energy)
+    return out[:120]
+
+
+def board_light(view: TopView, discs: np.ndarray, board: Board, cell_mm: float = 40.0
+                ) -> np.ndarray:
+    """The playing surface's colour as lit, near each disc (n, 3; BGR): a coarse mean of the
+    top view over the bare surface (discs masked), so a disc's colour can be taken relative to
+    the light falling where it lies. Discs in the ditch get the surface's colour nearest them."""
+    if len(discs) == 0:
+        return np.zeros((0, 3))
+    img = view.image
+    size = img.shape[0]
+    coord = (np.arange(size) + 0.5) / view.ppm - view.extent
+    xx, yy = np.meshgrid(coord, -coord)
+    mask = np.zeros((size, size), np.uint8)
+    for x, y in discs:
+        cv2.circle(mask, (round((x + view.extent) * view.ppm), round((view.extent - y) * view.ppm)),
+                   round((board.disc_radius + 6.0) * view.ppm), 1, -1)
+    bare = (np.hypot(xx, yy) < board.surface_radius - 8.0) & (mask == 0)
+    cell = max(2, round(cell_mm * view.ppm))
+    n = -(-size // cell)
+    pad = n * cell - size
+    m = np.pad(bare.astype(np.float32), ((0, pad), (0, pad)))
+    v = np.pad(img * bare[..., None], ((0, pad), (0, pad), (0, 0)))
+    count = m.reshape(n, cell, n, cell).sum(axis=(1, 3))
+    total = v.reshape(n, cell, n, cell, 3).sum(axis=(1, 3))
+    grid = np.where(count[..., None] > cell * cell / 8, total / np.maximum(count, 1)[..., None],
+                    np.nan)
+    have = ~np.isnan(grid[..., 0])
+    if not have.any():
+        return np.full((len(discs), 3), float(np.median(img[bare]) if bare.any() else 128.0))
+    ci, cj = np.nonzero(have)
+    out = []
+    for x, y in discs:
+        r = math.hypot(x, y)
+        if r > board.surface_radius - 30.0:  # pull ditch and edge discs onto the surface
+            x, y = x * (board.surface_radius - 30.0) / r, y * (board.surface_radius - 30.0) / r
+        col = (x + view.extent) * view.ppm / cell - 0.5
+        row = (view.extent - y) * view.ppm / cell - 0.5
+        d2 = (ci - row) ** 2 + (cj - col) ** 2
+        near = np.argsort(d2)[:4]
+        w = 1.0 / (np.sqrt(d2[near]) + 0.5)
+        out.append((grid[ci[near], cj[near]] * w[:, None]).sum(axis=0) / w.sum())
+    return np.array(out)
+
+
+def ditch_colour(view: TopView, discs: np.ndarray, board: Board, sectors: int = 24
+                 ) -> np.ndarray:
+    """The ditch floor's colour as lit, at each disc's angle (n, 3; BGR): the median over a
+    sector of the ditch, discs masked."""
+    if len(discs) == 0:
+        return np.zeros((0, 3))
+    img = view.image
+    size = img.shape[0]
+    coord = (np.arange(size) + 0.5) / view.ppm - view.extent
+    xx, yy = np.meshgrid(coord, -coord)
+    rr = np.hypot(xx, yy)
+    mask = np.zeros((size, size), np.uint8)
+    for x, y in discs:
+        cv2.circle(mask, (round((x + view.extent) * view.ppm), round((view.extent - y) * view.ppm)),
+                   round((board.disc_radius + 4.0) * view.ppm), 1, -1)
+    ring = (rr > board.surface_radius + 6.0) & (rr < board.ditch_radius - 6.0) & (mask == 0)
+    sector = (np.arctan2(yy, xx) % (2 * np.pi) * sectors / (2 * np.pi)).astype(int) % sectors
+    med = np.full((sectors, 3), np.nan)
+    for k in range(sectors):
+        m = ring & (sector == k)
+        if m.sum() > 8:
+            med[k] = np.median(img[m], axis=0)
+    have = ~np.isnan(med[:, 0])
+    if not have.any():
+        return np.full((len(discs), 3), 128.0)
+    idx = np.flatnonzero(have)
+    out = []
+    for x, y in discs:
+        k = int(math.atan2(y, x) % (2 * np.pi) * sectors / (2 * np.pi)) % sectors
+        gap = np.minimum(np.abs(idx - k), sectors - np.abs(idx - k))
+        out.append(med[idx[np.argmin(gap)]])
+    return np.array(out)

@@ -1,0 +1,206 @@
+"""Which side each disc belongs to, from its colour.
+
+Discs are told apart by clustering their top faces' colours into two groups; the darker group is
+team 0, as the vision contract says, unless the club names its two colours (config
+``[vision] team_colours``), in which case each disc goes to the nearer one. Colours are compared
+as logarithms (so a disc in a lamp's falloff or a shadow keeps its place relative to the others).
+
+A board with one side's discs only cannot say which side that is: with the colours named (or
+carried over from an earlier reading of the same match), the nearer colour decides; without,
+the discs are given to the side whose usual colour they resemble more, and marked unsure.
+Three or more clearly different colours (each on two discs or more) are refused: something
+other than discs, or a third set, is on the board; a single disc of an odd colour is kept, unsure.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.errors import TooManyColours
+
+log = logging.getLogger(__name__)
+
+RGB = tuple[int, int, int]
+_SEPARATE = 0.6     # log-colour distance (e ** 0.6: 1.8 times) that two sides must be apart
+_RATIO = 3.0        # ... and this many times their spread
+_THIRD = 0.6        # a side splits in two colours only this far apart (light varies a lot)
+_THIRD_RATIO = 4.0
+_THIRD_HUE = 0.3    # ... and differ in hue or saturation by this much
+
+
+@dataclass(frozen=True)
+class Sides:
+    """Per disc its team, whether that is sure, and the two teams' colours as seen (RGB, None
+    for a side with no disc here)."""
+
+    teams: tuple[int, ...]
+    sure: tuple[bool, ...]
+    colours: tuple[RGB | None, RGB | None]
+
+
+def _log(rgb: np.ndarray) -> np.ndarray:
+    return np.log(np.asarray(rgb, np.float64) + 8.0)
+
+
+def _luma(logc: np.ndarray) -> np.ndarray:
+    return logc @ np.array([0.299, 0.587, 0.114])
+
+
+def two_means(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Deterministic 2-means: seeded with the two points furthest apart. Returns labels (0/1)
+    and the two centres."""
+    d = np.linalg.norm(x[:, None] - x[None], axis=-1)
+    i, j = np.unravel_index(int(np.argmax(d)), d.shape)
+    centres = np.stack([x[i], x[j]])
+    labels = np.zeros(len(x), int)
+    for _ in range(20):
+        new = np.argmin(np.linalg.norm(x[:, None] - centres[None], axis=-1), axis=1)
+        if (new == labels).all() and _ > 0:
+            break
+        labels = new
+        for k in range(2):
+            if (labels == k).any():
+                centres[k] = x[labels == k].mean(axis=0)
+    return labels, centres
+
+
+def _apart(x: np.ndarray, labels: np.ndarray, centres: np.ndarray, separate: float = _SEPARATE,
+           ratio: float = _RATIO) -> bool:
+    """Whether two groups are clearly two colours, not one colour's spread."""
+    if (labels == 0).sum() == 0 or (labels == 1).sum() == 0:
+        return False
+    gap = float(np.linalg.norm(centres[0] - centres[1]))
+    spread = math.sqrt(float(np.mean(np.sum((x - centres[labels]) ** 2, axis=1))))
+    return gap > separate and gap > ratio * spread
+
+
+def k_means(x: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Deterministic k-means, seeded farthest-first from the point furthest from the mean."""
+    centres = [x[int(np.argmax(np.linalg.norm(x - x.mean(axis=0), axis=1)))]]
+    while len(centres) < k:
+        d = np.min(np.linalg.norm(x[:, None] - np.array(centres)[None], axis=-1), axis=1)
+        centres.append(x[int(np.argmax(d))])
+    c = np.array(centres)
+    labels = np.zeros(len(x), int)
+    for _ in range(20):
+        labels = np.argmin(np.linalg.norm(x[:, None] - c[None], axis=-1), axis=1)
+        new = np.array([x[labels == j].mean(axis=0) if (labels == j).any() else c[j]
+                        for j in range(k)])
+        if np.allclose(new, c):
+            break
+        c = new
+    return labels, c
+
+
+def _three(x: np.ndarray) -> bool:
+    """Whether the colours fall in three clear groups of two discs or more, each apart from
+    the others in hue or saturation too (not only lighter or darker)."""
+    if len(x) < 6:
+        return False
+    labels, c = k_means(x, 3)
+    if np.bincount(labels, minlength=3).min() < 2:
+        return False
+    spread = math.sqrt(float(np.mean(np.sum((x - c[labels]) ** 2, axis=1))))
+    for i in range(3):
+        for j in range(i + 1, 3):
+            gap = float(np.linalg.norm(c[i] - c[j]))
+            hue = float(np.linalg.norm(_chroma(c[i]) - _chroma(c[j])))
+            if gap < max(_THIRD, _THIRD_RATIO * spread) or hue < _THIRD_HUE:
+                return False
+    return True
+
+
+def _chroma(x: np.ndarray) -> np.ndarray:
+    """A log colour's hue and saturation part: the same whatever light falls on it."""
+    return x - x.mean(axis=-1, keepdims=True)
+
+
+def _odd_ones(x: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Refuses a third colour shown by two discs or more; returns the discs (bool per disc)
+    whose colour is alone off its side's (a disc under a lamp's glare, or not a disc at all):
+    kept, but unsure. A side splits into two colours only if they differ in hue or saturation
+    too: glare or shade on some of a side's discs makes them lighter or darker, not another
+    colour."""
+    odd = np.zeros(len(x), bool)
+    for k in (0, 1):
+        idx = np.flatnonzero(labels == k)
+        if len(idx) < 3:
+            continue
+        group = x[idx]
+        sub, centres = two_means(group)
+        if not _apart(group, sub, centres, _THIRD, _THIRD_RATIO):
+            continue
+        sizes = np.bincount(sub, minlength=2)
+        hue = float(np.linalg.norm(_chroma(centres[0]) - _chroma(centres[1])))
+        if sizes.min() >= 2 and hue > _THIRD_HUE:
+            raise TooManyColours(
+                "the discs come in more than two colours, so the sides cannot be told "
+                "apart: take off anything that is not a disc of the two sets in play, or "
+                "name the two colours in the config ([vision] team_colours)")
+        if sizes.min() == 1:
+            odd[idx[sub == int(np.argmin(sizes))]] = True
+    return odd
+
+
+def assign(faces: np.ndarray, colours: tuple[RGB, RGB] | None = None,
+           light: np.ndarray | None = None) -> Sides:
+    """Teams for discs whose top faces have the given colours (n, 3; RGB). ``light``: the lit
+    board's colour near each disc (n, 3; RGB); the discs' colours are then compared relative to
+    it, so a lamp's falloff across the board does not split a side in two."""
+    n = len(faces)
+    if n == 0:
+        return Sides((), (), colours if colours else (None, None))
+    raw = _log(faces)
+    x = raw - _log(light) + float(np.mean(_log(light))) if light is not None else raw
+    if _three(x):
+        raise TooManyColours(
+            "the discs come in more than two colours, so the sides cannot be told apart: take "
+            "off anything that is not a disc of the two sets in play, or name the two colours "
+            "in the config ([vision] team_colours)")
+    labels = np.zeros(n, int)
+    two = False
+    odd = np.zeros(n, bool)
+    if n >= 2:
+        labels, centres = two_means(x)
+        two = _apart(x, labels, centres)
+        if two:
+            odd = _odd_ones(x, labels)
+    if colours is not None:
+        ref = _log(np.array(colours))
+        d = np.linalg.norm(raw[:, None] - ref[None], axis=-1)
+        if two:  # each group goes whole to the nearer named colour, if they differ
+            near = [int(np.argmin(d[labels == k].mean(axis=0))) for k in (0, 1)]
+            if near[0] != near[1]:
+                teams = np.where(labels == 0, near[0], near[1])
+                return Sides(tuple(int(t) for t in teams), tuple(bool(o) for o in ~odd),
+                             _seen(faces, teams))
+        teams = np.argmin(d, axis=1)
+        # a disc far nearer one named colour than the other is sure
+        sure = np.abs(d[:, 0] - d[:, 1]) > 0.25 * np.linalg.norm(ref[0] - ref[1])
+        return Sides(tuple(int(t) for t in teams), tuple(bool(s) for s in sure & ~odd),
+                     _seen(faces, teams))
+    if two:
+        dark = int(np.argmin(_luma(centres)))
+        teams = np.where(labels == dark, 0, 1)
+        return Sides(tuple(int(t) for t in teams), tuple(bool(o) for o in ~odd),
+                     _seen(faces, teams))
+    # one colour only, and no named colours: guess by how dark the discs are, and say so
+    team = 0 if float(np.median(_luma(x))) < math.log(100.0 + 8.0) else 1
+    teams = np.full(n, team)
+    return Sides(tuple(int(t) for t in teams), (False,) * n, _seen(faces, teams))
+
+
+def _seen(faces: np.ndarray, teams: np.ndarray) -> tuple[RGB | None, RGB | None]:
+    out: list[RGB | None] = []
+    for k in (0, 1):
+        group = faces[teams == k]
+        if len(group):
+            m = np.median(group, axis=0)
+            out.append((round(float(m[0])), round(float(m[1])), round(float(m[2]))))
+        else:
+            out.append(None)
+    return out[0], out[1]

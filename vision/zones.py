@@ -1,0 +1,73 @@
+"""A disc's zone, and whether the reading can be trusted with it.
+
+The zone is the rules' own :meth:`Board.zone <rules.board.Board.zone>` of the disc's distance from
+the centre (a disc touching a line counts the lower value; the outer line or the ditch, 0). What
+vision adds is how sure it is: a disc whose distance to the deciding line edge is within a few
+standard uncertainties of its measured position is marked uncertain, for the players to look at,
+rather than guessed.
+
+The uncertainty of a disc's distance from the centre is put together from what moves it:
+
+* the rim: a fraction of a pixel for a rim seen cleanly, more as its points scatter about the
+  circle (a contact shadow, a bevel, a line or numeral beside it), and more again when fewer of
+  its profiles found it (a disc in a cluster, against a peg, on a line). The sizes of these were
+  measured on the simulator's frames so that errors beyond three uncertainties are rare
+  (``bench/vision.py`` prints the errors against the uncertainties given);
+* the board fit: how well the camera holds the board's circles;
+* the parallax: the disc's lean (its top face's shift in the picture) times how unsure the
+  focal length is, and a little for where the point below the camera is.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from rules.board import Board
+from vision.camera import CameraModel
+from vision.rims import Rim
+
+SIGMA_RIM_PX = 0.25        # a well seen rim's centre, in pixels of the frame
+SIGMA_PER_SPREAD = 2.0     # ... plus this many times the scatter of its points (mm)
+FULL_RIM_POINTS = 30       # fewer points than this widen it in proportion
+SIGMA_BOARD_MM = 0.05      # the board fit's own error at the lines
+SIGMA_NADIR_MM = 0.05      # the point below the lens, a few mm out, times thickness over height
+FLAG_SIGMAS = 3.0          # a disc closer than this many uncertainties to a decision is flagged
+
+
+@dataclass(frozen=True)
+class Registration:
+    """The camera a frame is read with, and how far to trust it."""
+
+    camera: CameraModel
+    focal_sigma: float       # relative uncertainty of the focal length
+    ring_sigma_mm: float     # scatter of the board's circles about the fit
+    calibrated: bool
+    seat0: str
+
+
+def lean_mm(camera: CameraModel, x: float, y: float, height: float) -> float:
+    """How far a point ``height`` mm up appears shifted outward (mm on the board)."""
+    nad = camera.nadir()
+    return math.hypot(x - nad[0], y - nad[1]) * height / max(camera.centre_mm[2] - height, 1.0)
+
+
+def sigma_mm(rim: Rim, reg: Registration, board: Board) -> float:
+    """Standard uncertainty (mm) of the disc's measured distance from the board's centre."""
+    lean = lean_mm(reg.camera, rim.x_mm, rim.y_mm, board.disc_thickness)
+    board_fit = max(SIGMA_BOARD_MM, 0.5 * reg.ring_sigma_mm)
+    parallax = math.hypot(lean * reg.focal_sigma, SIGMA_NADIR_MM)
+    rim_part = math.hypot(SIGMA_RIM_PX * reg.camera.mm_per_px(board.disc_thickness),
+                          SIGMA_PER_SPREAD * rim.spread_mm) * max(
+                              1.0, FULL_RIM_POINTS / max(rim.points, 1))
+    return math.sqrt(rim_part**2 + board_fit**2 + parallax**2)
+
+
+def judge(rim: Rim, reg: Registration, board: Board) -> tuple[int, float, float, bool]:
+    """The disc's zone, its margin to the nearest decision (mm), its uncertainty (mm) and
+    whether the margin is within the uncertainty."""
+    r = math.hypot(rim.x_mm, rim.y_mm)
+    zone = board.zone(r)
+    margin = board.zone_margin(r)
+    sigma = sigma_mm(rim, reg, board)
+    return zone, margin, sigma, margin < FLAG_SIGMAS * sigma
