@@ -70,6 +70,8 @@ class BoardRequests(Protocol):
 
     def cancel(self) -> None: ...
 
+    def new_match(self) -> None: ...
+
 
 @dataclass(frozen=True)
 class Timing:
@@ -142,6 +144,8 @@ class Appliance:
         self.match_id = self.store.begin_match(ev, self.wall())
         self.match = m
         self._touching.clear()
+        if self.board is not None:
+            self.board.new_match()
         log.info("match %d begins: %s, %s", self.match_id, ev.rules, ", ".join(ev.players))
 
     # --- inputs --------------------------------------------------------------------------------

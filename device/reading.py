@@ -33,10 +33,19 @@ class VisionReader:
             raise CameraError(f"camera calibration: {exc}") from exc
         self.pictures = Path(config.camera.pictures) if config.camera.pictures else None
         self.count = 0
+        self.learnt: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None
+
+    def new_match(self) -> None:
+        """The colours seen belong to the discs of the match that ended."""
+        self.learnt = None
 
     def __call__(self, frame: np.ndarray) -> tuple[tuple[Disc, ...], str | None]:
         v = self._vision
-        reading = v.read_board(frame, self.calibration, colours=self.colours)
+        # Colours seen in an earlier round of the match decide the sides of a board that shows
+        # one side only (on its own, a lone colour could be either side's).
+        reading = v.read_board(frame, self.calibration, colours=self.colours or self.learnt)
+        if self.colours is None and all(c is not None for c in reading.colours):
+            self.learnt = reading.colours  # type: ignore[assignment]
         self.count += 1
         picture = None
         if self.pictures is not None:

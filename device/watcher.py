@@ -67,6 +67,12 @@ class BoardWatcher:
                 self._now = self._now or now
             self._wake.notify_all()
 
+    def new_match(self) -> None:
+        """Tells the reader a new match began (it may keep what it learnt per match)."""
+        forget = getattr(self.reader, "new_match", None)
+        if forget is not None:
+            forget()
+
     def cancel(self) -> None:
         with self._wake:
             self._token = None
