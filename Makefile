@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $@
 
 demo: $(STAMP)
-	$(BIN)/crokiscore replay examples/matches/tournament-singles.jsonl --scoreboard
+	$(BIN)/crokiscore sim --rules tournament-singles --seed 1 --speed 40 --live
 
 test: lint
 	$(BIN)/python -m pytest

@@ -185,6 +185,7 @@ def _thresholds(text: str) -> tuple[int, int]:
 
 
 def _cmd_sim(args: argparse.Namespace) -> int:
+    import shutil
     import tempfile
     from dataclasses import replace
     from pathlib import Path
@@ -192,7 +193,7 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     from device.config import ConfigError, load, parse
     from device.errors import DeviceError
     from device.sim import Simulation
-    from device.terminal import to_text
+    from device.terminal import fitting
     from rules.errors import CrokiscoreError
 
     try:
@@ -208,8 +209,9 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     def on_frame(image) -> None:  # type: ignore[no-untyped-def]
         frames.append(image.copy())
         if args.live:
+            columns = shutil.get_terminal_size((80, 24)).columns
             sys.stdout.write("\x1b[H\x1b[2J" if sys.stdout.isatty() else "\n")
-            sys.stdout.write(to_text(image) + "\n")
+            sys.stdout.write(fitting(image, columns) + "\n")
             sys.stdout.flush()
 
     try:

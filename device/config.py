@@ -275,7 +275,9 @@ def parse(data: Mapping[str, Any], source: str = "<config>") -> Config:
     s = top.section("camera")
     c = d.camera
     camera = CameraConfig(
-        s.get_str("kind", c.kind, ("picamera2", "sim", "folder", "none")),
+        # the simulator's table has its own camera; a Pi has the camera module
+        s.get_str("kind", "sim" if backend == "sim" else c.kind,
+                  ("picamera2", "sim", "folder", "none")),
         s.get_int("width", c.width, 64, 9152), s.get_int("height", c.height, 48, 6944),
         s.get_int("exposure_us", c.exposure_us, 10, 2_000_000),
         s.get_float("analogue_gain", c.analogue_gain, 1.0, 64.0),

@@ -37,3 +37,18 @@ def test_faint_marks_are_dark_and_odd_heights_are_padded():
     img.putpixel((0, 64), 255)
     lines = to_text(img, border=False).splitlines()
     assert len(lines) == 33 and set(lines[0]) == {" "} and lines[-1][0] == "▀"
+
+
+def test_braille_keeps_every_pixel_in_a_quarter_of_the_columns():
+    from PIL import Image
+
+    from device.terminal import fitting, to_braille
+    img = Image.new("1", (128, 64), 0)
+    img.putpixel((0, 0), 1)          # dot 1 of the first cell
+    img.putpixel((127, 63), 1)       # dot 8 of the last cell
+    text = to_braille(img, border=False).splitlines()
+    assert len(text) == 16 and all(len(line) == 64 for line in text)
+    assert text[0][0] == chr(0x2801) and text[-1][-1] == chr(0x2880)
+    assert sum(ch != chr(0x2800) for line in text for ch in line) == 2
+    assert fitting(img, 80).splitlines()[1].startswith("│" + chr(0x2801))
+    assert len(fitting(img, 200).splitlines()) == 34          # half blocks, boxed
