@@ -13,6 +13,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from PIL import Image
+
     from rules import Match
 
 
@@ -204,9 +208,9 @@ def _cmd_sim(args: argparse.Namespace) -> int:
         return 2
     record = Path(args.record) if args.record else None
     workdir = record or Path(tempfile.mkdtemp(prefix="crokiscore-sim-"))
-    frames: list = []
+    frames: list[Image.Image] = []
 
-    def on_frame(image) -> None:  # type: ignore[no-untyped-def]
+    def on_frame(image: Image.Image) -> None:
         frames.append(image.copy())
         if args.live:
             columns = shutil.get_terminal_size((80, 24)).columns
@@ -243,7 +247,7 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     return 0 if not outcome.tally.unflagged and outcome.agrees() else 1
 
 
-def _save_frames(frames: list, folder) -> None:  # type: ignore[no-untyped-def]
+def _save_frames(frames: list[Image.Image], folder: Path) -> None:
     """Every OLED frame as a PNG, and the whole match as an animated GIF."""
     from PIL import Image
 
