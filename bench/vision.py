@@ -12,10 +12,9 @@ scratch (finding the board in the frame). Against the frames' truth it prints:
   errors           radial position error (mm) and its ratio to the uncertainty given
   speed            median ms per read_board on decoded frames, per frame size (load average too)
 
-The sides' colours seen in a reading with three discs a side or more are passed to the rig's next
-readings, as the
-daemon passes them from round to round of a match (a board with one side's discs only cannot say
-which side it is otherwise). Then the real photos against their hand truth
+The sides' colours seen in a reading that told both sides apart are passed to the rig's next
+readings, as the daemon passes them from round to round of a match (a board with one side's discs
+only cannot say which side it is otherwise). Then the real photos against their hand truth
 (tests/vision/data/real_truth.json).
 
     python bench/vision.py [--frames 200] [--seed 11] [--per-rig 4] [--keep DIR [--reuse]]
@@ -143,6 +142,14 @@ class Tally:
                 checked[d.team] += d.zone
         c["exact totals once flagged checked"] += tuple(checked) == exact
 
+    def merge(self, other: Tally) -> None:
+        for k, v in other.c.items():
+            self.c[k] += v
+        self.err += other.err
+        for k, v in other.times.items():
+            self.times[k] += v
+        self.failures += other.failures
+
     def report(self, title: str) -> None:
         c = self.c
         n = max(c["frames"], 1)
@@ -202,6 +209,7 @@ def bench_sim(folder: Path, frames: int, seed: int, per_rig: int, reuse: bool = 
             index = write_frames(out, n, s, per_rig=per_rig, boards=source)
             print(f"rendered {n} {source} frames in {time.perf_counter() - t0:.0f} s")
         sets.append((source, out, index))
+    total = {True: Tally(), False: Tally()}
     for source, out, index in sets:
         with_cal, without = Tally(), Tally()
         cals: dict[int, object] = {}
@@ -234,12 +242,15 @@ def bench_sim(folder: Path, frames: int, seed: int, per_rig: int, reuse: bool = 
                     tally.c["frames"] += 1
                     continue
                 ms = (time.perf_counter() - t0) * 1000
-                per_side = [sum(d.team == k for d in reading.discs) for k in (0, 1)]
-                if min(per_side) >= 3 and all(d.side_sure for d in reading.discs):
-                    seen[(rig, use_cal)] = reading.colours
+                if reading.sides_seen is not None:
+                    seen[(rig, use_cal)] = reading.sides_seen
                 tally.add(item["image"], reading, truth, quarters, ms, size)
         with_cal.report(f"{source}, with the rig's calibration")
         without.report(f"{source}, board found in each frame (no calibration)")
+        total[True].merge(with_cal)
+        total[False].merge(without)
+    total[True].report("all frames, with the rigs' calibrations")
+    total[False].report("all frames, board found in each frame (no calibration)")
 
 
 def bench_real() -> None:

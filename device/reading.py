@@ -44,8 +44,8 @@ class VisionReader:
         # Colours seen in an earlier round of the match decide the sides of a board that shows
         # one side only (on its own, a lone colour could be either side's).
         reading = v.read_board(frame, self.calibration, colours=self.colours or self.learnt)
-        if self.colours is None and all(c is not None for c in reading.colours):
-            self.learnt = reading.colours  # type: ignore[assignment]
+        if self.colours is None and reading.sides_seen is not None:
+            self.learnt = reading.sides_seen
         self.count += 1
         picture = None
         if self.pictures is not None:

@@ -19,6 +19,7 @@ import json
 import logging
 import math
 import random
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -56,32 +57,59 @@ def _write(out: Path, name: str, state: BoardState, scene: Scene, seed: int,
     (out / f"{name}.json").write_text(json.dumps(record, indent=1) + "\n")
 
 
-def write_frames(out: Path, frames: int, seed: int, *, width: int | None = None,
-                 height: int | None = None, per_rig: int = 4, boards: str = "play",
-                 board: Board = STANDARD) -> list[dict[str, Any]]:
-    """Writes ``frames`` round frames (a new rig every ``per_rig``) and an empty-board frame per
-    rig (at least one) into ``out``; returns the index it also writes as ``index.json``."""
+@dataclass(frozen=True)
+class PlannedRig:
+    """One rig of a frame set: its scene, the empty board's render seed, and its rounds as
+    (frame number, board, render seed)."""
+
+    index: int
+    scene: Scene
+    empty_seed: int
+    rounds: tuple[tuple[int, BoardState, int], ...]
+
+
+def plan_frames(frames: int, seed: int, *, width: int | None = None, height: int | None = None,
+                per_rig: int = 4, boards: str = "play", board: Board = STANDARD
+                ) -> list[PlannedRig]:
+    """What :func:`write_frames` renders, without rendering it: so one frame of a seeded set
+    can be drawn again on its own (a test of a case the benchmark met)."""
     if frames < 0:
         raise ValueError(f"the number of frames must not be negative, got {frames}")
     if per_rig < 1:
         raise ValueError(f"frames per rig must be at least 1, got {per_rig}")
     states = end_of_round_states(boards, frames, seed, board)
-    out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
-    index: list[dict[str, Any]] = []
-    rigs = max(1, math.ceil(frames / per_rig))
-    for rig in range(rigs):
+    out = []
+    for rig in range(max(1, math.ceil(frames / per_rig))):
         scene = Scene.random(rng, width=width, height=height, board=board)
-        empty = f"rig{rig:02d}_empty"
-        _write(out, empty, BoardState(), scene, rng.randrange(2**31),
-               {"kind": "empty", "rig": rig})
-        log.info("rig %d: %s %dx%d", rig, scene.rig.mode, scene.rig.width, scene.rig.height)
-        for i in range(rig * per_rig, min(frames, (rig + 1) * per_rig)):
+        empty_seed = rng.randrange(2**31)
+        rounds = tuple((i, states[i], rng.randrange(2**31))
+                       for i in range(rig * per_rig, min(frames, (rig + 1) * per_rig)))
+        out.append(PlannedRig(rig, scene, empty_seed, rounds))
+    return out
+
+
+def write_frames(out: Path, frames: int, seed: int, *, width: int | None = None,
+                 height: int | None = None, per_rig: int = 4, boards: str = "play",
+                 board: Board = STANDARD) -> list[dict[str, Any]]:
+    """Writes ``frames`` round frames (a new rig every ``per_rig``) and an empty-board frame per
+    rig (at least one) into ``out``; returns the index it also writes as ``index.json``."""
+    plan = plan_frames(frames, seed, width=width, height=height, per_rig=per_rig,
+                       boards=boards, board=board)
+    out.mkdir(parents=True, exist_ok=True)
+    index: list[dict[str, Any]] = []
+    for rig in plan:
+        scene = rig.scene
+        empty = f"rig{rig.index:02d}_empty"
+        _write(out, empty, BoardState(), scene, rig.empty_seed,
+               {"kind": "empty", "rig": rig.index})
+        log.info("rig %d: %s %dx%d", rig.index, scene.rig.mode, scene.rig.width,
+                 scene.rig.height)
+        for i, state, seed_i in rig.rounds:
             name = f"frame{i:04d}"
-            state = states[i]
-            _write(out, name, state, scene, rng.randrange(2**31),
-                   {"kind": "round", "rig": rig, "empty": f"{empty}.jpg"})
-            index.append({"image": f"{name}.jpg", "truth": f"{name}.json", "rig": rig,
+            _write(out, name, state, scene, seed_i,
+                   {"kind": "round", "rig": rig.index, "empty": f"{empty}.jpg"})
+            index.append({"image": f"{name}.jpg", "truth": f"{name}.json", "rig": rig.index,
                           "empty": f"{empty}.jpg", "empty_truth": f"{empty}.json",
                           "discs": len(state.discs)})
     (out / "index.json").write_text(json.dumps(index, indent=1) + "\n")

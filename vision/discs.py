@@ -262,3 +262,43 @@ def ditch_colour(view: TopView, discs: np.ndarray, board: Board, sectors: int = 
         gap = np.minimum(np.abs(idx - k), sectors - np.abs(idx - k))
         out.append(med[idx[np.argmin(gap)]])
     return np.array(out)
+
+
+def surround_colour(view: TopView, discs: np.ndarray, board: Board, *, inner_mm: float = 3.0,
+                    outer_mm: float = 9.0) -> tuple[np.ndarray, np.ndarray]:
+    """The colour just around each disc (n, 3; BGR), and the share of that ring seen bare.
+
+    The median over a ring a few mm outside the rim, other discs masked: what a disc's face
+    must differ from. Where discs touch in a cluster, the gap between them is ringed by rims
+    too; its "face" is the board's own colour, the same as the bare board beside it, while a
+    coarse average over the neighbourhood (print, lines, other discs) can differ from both."""
+    discs = np.asarray(discs, np.float64).reshape(-1, 2)
+    n = len(discs)
+    out = np.full((n, 3), np.nan)
+    if n == 0:
+        return out, np.zeros(0)
+    ang = (np.arange(36) + 0.5) * (2 * np.pi / 36)
+    rad = np.linspace(board.disc_radius + inner_mm, board.disc_radius + outer_mm, 3)
+    ux, uy = (np.cos(ang)[:, None] * rad).ravel(), (np.sin(ang)[:, None] * rad).ravel()
+    sx, sy = discs[:, 0, None] + ux[None], discs[:, 1, None] + uy[None]   # (n, samples)
+    size = view.image.shape[0]
+    col = np.round((sx + view.extent) * view.ppm - 0.5).astype(int)
+    row = np.round((view.extent - sy) * view.ppm - 0.5).astype(int)
+    covered = np.zeros((size, size), np.uint8)  # every disc, out to just beyond its rim
+    for x, y in discs:
+        cv2.circle(covered, (round((x + view.extent) * view.ppm - 0.5),
+                             round((view.extent - y) * view.ppm - 0.5)),
+                   round((board.disc_radius + 1.5) * view.ppm), 1, -1)
+    inside = (col >= 0) & (col < size) & (row >= 0) & (row < size)
+    col, row = np.clip(col, 0, size - 1), np.clip(row, 0, size - 1)
+    keep = inside & (covered[row, col] == 0)
+    ditch = np.hypot(discs[:, 0], discs[:, 1]) > board.surface_radius
+    sr = np.hypot(sx, sy)
+    keep &= np.where(ditch[:, None], (sr > board.surface_radius + 3.0)
+                     & (sr < board.ditch_radius - 2.0), sr < board.surface_radius - 2.0)
+    colours = view.image[row, col]
+    colours = np.sort(np.where(keep[..., None], colours, np.inf), axis=1)  # kept ones first
+    count = keep.sum(axis=1)
+    enough = count >= 12
+    out[enough] = colours[np.flatnonzero(enough), (count[enough] - 1) // 2]  # their median
+    return out, keep.mean(axis=1)

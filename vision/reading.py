@@ -30,6 +30,7 @@ from vision.discs import (
     board_light,
     candidates,
     ditch_colour,
+    surround_colour,
     top_view,
     view_maps,
 )
@@ -46,7 +47,8 @@ log = logging.getLogger(__name__)
 MIN_COVERAGE = 0.4        # share of the profiles all round that find the rim on the circle
 MIN_POINTS = 8            # far-half profiles agreeing with the fit
 MAX_SPREAD_MM = 0.8       # their scatter about it
-MIN_FACE_CONTRAST = 0.15  # log-colour distance of the top face from the board around it
+MIN_FACE_CONTRAST = 0.2   # log-colour distance of the top face from the bare board around it
+MIN_DITCH_CONTRAST = 0.095  # ... from the ditch's floor (a disc there scores nothing either way)
 MAX_FACE_UNEVEN = 0.2     # median log-colour distance of the face's samples from its colour
 MAX_RADIUS_OFF_MM = 1.6  # apparent radius against the disc's
 
@@ -98,6 +100,17 @@ class Reading:
     @property
     def uncertain(self) -> bool:
         return any(d.uncertain for d in self.discs)
+
+    @property
+    def sides_seen(self) -> tuple[RGB, RGB] | None:
+        """The two sides' colours, when this reading told both sides apart surely: what the
+        next readings of the match decide a board showing one side only by (on its own, a lone
+        colour could be either side's)."""
+        a, b = self.colours
+        if a is None or b is None:
+            return None
+        sure = [any(d.side_sure and d.team == k for d in self.discs) for k in (0, 1)]
+        return (a, b) if all(sure) else None
 
     def to_json(self) -> dict[str, Any]:
         return {"discs": [d.to_json() for d in self.discs], "totals": list(self.totals)}
@@ -173,6 +186,8 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     light = board_light(view, xy, board)[:, ::-1]
     around = np.where((np.hypot(xy[:, 0], xy[:, 1]) < board.surface_radius)[:, None], light,
                       ditch_colour(view, xy, board)[:, ::-1])
+    ring, _ = surround_colour(view, xy, board)
+    around = np.where(np.isnan(ring), around, ring[:, ::-1])
     keep = [i for i, r in enumerate(rims) if _is_disc(r, faces[i], even[i], around[i], board)]
     keep = _distinct([rims[i] for i in keep], keep, board)
     rims, faces, light = [rims[i] for i in keep], faces[keep], light[keep]
@@ -185,8 +200,9 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         zone, margin, sigma, unsure = judge(rim, reg, board)
         pix = reg.camera.project(np.array([rim.x_mm, rim.y_mm, rim.z_mm]))
         edge = reg.camera.project(np.array([rim.x_mm + board.disc_radius, rim.y_mm, rim.z_mm]))
+        # a doubt about the side matters only where the disc scores
         discs.append(DiscReading(
-            rim.x_mm, rim.y_mm, team, zone, unsure or not sure, margin, sigma,
+            rim.x_mm, rim.y_mm, team, zone, unsure or (not sure and zone > 0), margin, sigma,
             (float(pix[0]), float(pix[1])), float(np.hypot(*(edge - pix))), rim.in_ditch,
             sure, (round(float(face[0])), round(float(face[1])), round(float(face[2])))))
     discs.sort(key=lambda d: (-d.zone, math.hypot(d.x_mm, d.y_mm)))
@@ -198,13 +214,14 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
 def _is_disc(rim: rimlib.Rim, face: np.ndarray, even: float, around: np.ndarray,
              board: Board) -> bool:
     """Whether a measured rim is a disc's: a circle of the disc's size found over enough of its
-    round, around an even top face of another colour than the board (or ditch) around it. A
-    ring of the board's print (a numeral's 0), grain or a line's curve has the board's colour
-    inside, or print and board mixed."""
+    round, around an even top face of another colour than the bare board (or ditch) just
+    around it. A ring of the board's print (a numeral's 0), grain, a line's curve or the gap
+    between touching discs has the board's colour inside, or print and board mixed."""
     contrast = float(np.linalg.norm(np.log(face + 8.0) - np.log(around + 8.0)))
+    least = MIN_DITCH_CONTRAST if rim.in_ditch else MIN_FACE_CONTRAST
     return (rim.points >= MIN_POINTS and rim.spread_mm <= MAX_SPREAD_MM
             and abs(rim.radius_mm - board.disc_radius) <= MAX_RADIUS_OFF_MM
-            and rim.coverage >= MIN_COVERAGE and contrast >= MIN_FACE_CONTRAST
+            and rim.coverage >= MIN_COVERAGE and contrast >= least
             and even <= MAX_FACE_UNEVEN)
 
 

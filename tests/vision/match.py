@@ -53,7 +53,8 @@ def tally(results: list[tuple[object, dict]], quarters: tuple[int, ...] = (0,)) 
                 continue
             c["found"] += 1
             c["side right"] += d.team == t["team"]
-            c["side right or flagged"] += d.team == t["team"] or d.uncertain
+            # a disc scoring nothing may be either side's: its side changes no total
+            c["side right or flagged"] += d.team == t["team"] or d.uncertain or t["zone"] == 0
             c["flagged"] += d.uncertain
             if on:
                 c["on-board found"] += 1

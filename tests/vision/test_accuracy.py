@@ -17,8 +17,7 @@ def read_all(rigs, calibrated):
         for frame, truth in rig.frames:
             reading = read_board(frame, rig.calibration if calibrated else None, colours=colours)
             # as the daemon does over a match: carry the sides' colours once both are clear
-            if min(sum(d.team == k for d in reading.discs) for k in (0, 1)) >= 3:
-                colours = reading.colours
+            colours = reading.sides_seen or colours
             out.append((reading, truth))
     return out
 

@@ -1,0 +1,61 @@
+"""What the reader flags for the players, and what it does not see as a disc.
+
+A flag stops the match for a look, so it is kept for doubts that could change a total: a side
+in doubt matters only for a disc that scores. And the gap ringed by touching discs, which has
+rims all round it, is bare board, not a disc.
+"""
+
+import math
+import random
+
+import pytest
+
+from hw_sim.camera import Scene, render, truth
+from hw_sim.discs import BoardState, PlacedDisc
+from hw_sim.frames import plan_frames
+from tests.vision.conftest import MODE, decode, seat0_of
+from vision import calibrate, read_board
+
+
+def _scene_and_calibration(rigs):
+    rig = rigs["layouts"][0]
+    return Scene.random(random.Random(22), mode=MODE), rig.calibration  # that rig's scene
+
+
+def test_a_side_in_doubt_is_flagged_only_where_the_disc_scores(rigs):
+    scene, cal = _scene_and_calibration(rigs)
+    # one side's discs only and no colours known yet: which side they are cannot be told
+    discs = (PlacedDisc(-150, 0, 1), PlacedDisc(0, 250, 1), PlacedDisc(0, -355, 1))
+    reading = read_board(render(BoardState(discs), scene, seed=3), cal)
+    assert len(reading.discs) == 3
+    assert not any(d.side_sure for d in reading.discs)
+    assert [d.uncertain for d in reading.discs] == [d.zone > 0 for d in reading.discs]
+    assert sorted(d.zone for d in reading.discs) == sorted(d.zone() for d in discs)
+    assert reading.sides_seen is None
+    # with the colours seen earlier in the match, the same board is sure and unflagged
+    both = read_board(render(BoardState(discs + (PlacedDisc(150, 0, 0),)), scene, seed=4), cal)
+    assert both.sides_seen is not None
+    again = read_board(render(BoardState(discs), scene, seed=5), cal, colours=both.sides_seen)
+    assert [d.team for d in again.discs] == [1, 1, 1]
+    assert not any(d.uncertain for d in again.discs)
+
+
+@pytest.mark.parametrize(("number", "gap", "beside"), [
+    (37, (-22.0, -26.0), 3),
+    (31, (-83.6, 8.9), 1),  # the other disc there lies on the 15 line against a peg: missed
+])
+def test_the_gap_between_touching_discs_is_not_a_disc(number, gap, beside):
+    """Two boards of the benchmark's crowded layouts (seed 12) where the bare board between
+    discs, ringed by their rims and a numeral or line, once read as a disc of the board's own
+    colour."""
+    rig = next(r for r in plan_frames(number + 1, 12, boards="layouts")
+               if r.rounds[0][0] <= number <= r.rounds[-1][0])
+    q = rig.scene.sensor.jpeg_quality  # as the camera's file gives them
+    cal = calibrate(decode(render(BoardState(), rig.scene, seed=rig.empty_seed), q),
+                    seat0=seat0_of(truth(BoardState(), rig.scene)["camera"]))
+    _, state, seed = next(r for r in rig.rounds if r[0] == number)
+    reading = read_board(decode(render(state, rig.scene, seed=seed), q), cal)
+    assert all(math.dist((d.x_mm, d.y_mm), gap) > 12 for d in reading.discs)
+    near = [t for t in state.discs if math.dist((t.x_mm, t.y_mm), gap) < 45]
+    assert sum(any(math.dist((d.x_mm, d.y_mm), (t.x_mm, t.y_mm)) < 3 for d in reading.discs)
+               for t in near) == beside
