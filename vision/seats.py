@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import math
+import warnings
 from dataclasses import dataclass
 
 import cv2
@@ -44,8 +45,15 @@ def _ring_samples(grey: np.ndarray, camera: CameraModel, radii: np.ndarray) -> n
 
 def _fold_peak(profile: np.ndarray, period_bins: int) -> tuple[float, float]:
     """The position (in bins, within one period) of the profile's repeating peak, and its
-    height over the folded profile's spread."""
-    folded = np.nanmean(profile.reshape(-1, period_bins), axis=0)
+    height over the folded profile's spread. Each bin's highest period is left out of the fold:
+    a line or peg shows in every period (or most, some under discs), while a row of discs along
+    one radius, a strong ridge in one period only, must not outweigh them."""
+    stack = profile.reshape(-1, period_bins)
+    with warnings.catch_warnings():  # a bin no period saw stays NaN
+        warnings.simplefilter("ignore", RuntimeWarning)
+        top = np.nanmax(stack, axis=0)
+    seen = np.sum(~np.isnan(stack), axis=0)
+    folded = np.where(seen > 1, (np.nansum(stack, axis=0) - top) / np.maximum(seen - 1, 1), top)
     folded = np.nan_to_num(folded, nan=float(np.nanmedian(folded)))
     j = int(np.argmax(folded))
     a, b, c = folded[j - 1], folded[j], folded[(j + 1) % period_bins]
