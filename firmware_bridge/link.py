@@ -14,6 +14,8 @@ a :class:`queue.Queue` (the daemon may pass its own, so sensor events join its o
     no good frame for ``mcu_timeout_s`` / the same boot speaks again.
 ``Touch(quadrant, active, mcu_time_us, counter, boot_id, missed, at)``
     a quadrant's shooting line was touched or released.
+``SensorState(ok, boot_id, at)``
+    the MCU's touch sensor failed or answers again (its heartbeats' ``sensor_ok`` flag).
 ``McuStatus(status, at)``, ``McuError(code, name, request, detail, at)``,
 ``Incompatible(protocol, supported, at)``.
 
@@ -47,6 +49,7 @@ from firmware_bridge.errors import (
 )
 from firmware_bridge.messages import (
     ALL_QUADRANTS,
+    FLAG_SENSOR_OK,
     FROM_HOST,
     PROTOCOL_VERSION,
     Error,
@@ -161,6 +164,7 @@ class Link:
         self._expected_seq: int | None = None
         self._pending_boot: int | None = None
         self._incompatible = False
+        self._sensor_ok: bool | None = None   # as the current boot's last flags said
         self._thread = threading.Thread(target=self._run, name=f"bridge {port}", daemon=True)
         self._thread.start()
 
@@ -408,6 +412,8 @@ class Link:
             return
         if self._incompatible:
             return
+        if isinstance(msg, Heartbeat | Status):
+            self._sensor(bool(msg.flags & FLAG_SENSOR_OK), now)
         if isinstance(msg, TouchChange):
             self._touch(msg, now)
         elif isinstance(msg, Status):
@@ -443,10 +449,21 @@ class Link:
         # are unknown, so nothing is called missed until each quadrant has been heard once.
         self._counters = {}
         self._counted_from_zero = previous is not None
+        self._sensor_ok = None
         if previous is not None:
             log.warning("sensor bar on %s was reset (%s)", self.port, hello.reset_cause_name)
         self._emit(ev.McuBooted(hello.boot_id, hello.firmware_version, hello.protocol,
                                 hello.reset_cause_name, hello.heartbeat_ms, previous, now))
+
+    def _sensor(self, ok: bool, now: float) -> None:
+        before, self._sensor_ok = self._sensor_ok, ok
+        if ok == before or (before is None and ok):
+            return
+        if ok:
+            log.info("the sensor bar's touch sensor on %s answers again", self.port)
+        else:
+            log.warning("the sensor bar's touch sensor on %s does not answer", self.port)
+        self._emit(ev.SensorState(ok, self._boot_id, now))
 
     def _touch(self, msg: TouchChange, now: float) -> None:
         last = self._counters.get(msg.quadrant, 0 if self._counted_from_zero else None)
