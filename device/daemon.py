@@ -44,7 +44,7 @@ def display_settings(d: DisplayConfig) -> OledSettings:
     return OledSettings(driver="ssd1306" if d.driver == "dummy" else d.driver,
                         transport=d.interface, port=d.port, address=d.address,
                         device=d.spi_device, dc_pin=d.dc_pin, reset_pin=d.reset_pin,
-                        width=d.width, height=d.height, rotate=d.rotate)
+                        width=d.width, height=d.height, rotate=d.rotate, contrast=d.contrast)
 
 
 def link_timing(config: Config) -> LinkTiming:
@@ -92,7 +92,8 @@ class Daemon:
         port = table.port if table is not None else config.touch.port
         self.bar: SensorBar = SensorBar(port, config.touch.channels, self.inputs.put,
                                         timing=link_timing(config),
-                                        thresholds=config.touch.thresholds)
+                                        thresholds=config.touch.thresholds,
+                                        baudrate=config.touch.baudrate)
         self._closers.append(self.bar.close)
         self.camera: Camera | None = self._open("camera", lambda: open_camera(config.camera,
                                                                               table))

@@ -140,7 +140,7 @@ def _sensor_bar(config: Config, table: SimTable | None) -> str:
     events: queue.Queue[object] = queue.Queue()
     timing = link_timing(config)
     deadline = time.monotonic() + timing.mcu_timeout_s + 2.0
-    with Link(port, events=events, timing=timing) as link:
+    with Link(port, events=events, timing=timing, baudrate=config.touch.baudrate) as link:
         while True:
             left = deadline - time.monotonic()
             if left <= 0:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from device.inputs import Fault, Input, TouchChanged
 from firmware_bridge import events as bar
 from firmware_bridge.errors import BridgeError
-from firmware_bridge.link import Link, LinkTiming
+from firmware_bridge.link import BAUDRATE, Link, LinkTiming
 from firmware_bridge.messages import PROTOCOL_VERSION
 
 log = logging.getLogger(__name__)
@@ -31,14 +31,14 @@ TROUBLES = ("link", "firmware", "mcu", "sensor")
 class SensorBar:
     def __init__(self, port: str, channels: tuple[int, int, int, int],
                  put: Callable[[Input], None], *, timing: LinkTiming | None = None,
-                 thresholds: tuple[int, int] | None = None) -> None:
+                 thresholds: tuple[int, int] | None = None, baudrate: int = BAUDRATE) -> None:
         self.channels = channels
         self.put = put
         self.thresholds = thresholds
         self._trouble: dict[str, str] = {}   # what is wrong with the bar now, by kind
         self._events: queue.Queue[object] = queue.Queue()
         self._stop = threading.Event()
-        self.link = Link(port, events=self._events, timing=timing)
+        self.link = Link(port, events=self._events, timing=timing, baudrate=baudrate)
         self._thread = threading.Thread(target=self._run, name="sensor-bar", daemon=True)
         self._thread.start()
         self._closed = False

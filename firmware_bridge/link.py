@@ -67,7 +67,7 @@ from firmware_bridge.messages import (
 
 log = logging.getLogger(__name__)
 
-BAUDRATE = 115200  # ignored by USB CDC, but pyserial needs one
+BAUDRATE = 115200  # ignored by USB CDC (the Pico's own USB), but pyserial needs one
 JOIN_TIMEOUT_S = 2.0
 
 
@@ -140,8 +140,9 @@ class Link:
     """
 
     def __init__(self, port: str, *, events: queue.Queue[Any] | None = None,
-                 timing: LinkTiming | None = None) -> None:
+                 timing: LinkTiming | None = None, baudrate: int = BAUDRATE) -> None:
         self.port = port
+        self.baudrate = baudrate  # matters on a real UART (a USB-serial adapter, the Pi's pins)
         self.events: queue.Queue[Any] = events if events is not None else queue.Queue()
         self.timing = timing or LinkTiming()
         self._stop = threading.Event()
@@ -284,7 +285,8 @@ class Link:
     def _open(self) -> serial.SerialBase:
         t = self.timing
         try:
-            return serial.serial_for_url(self.port, baudrate=BAUDRATE, timeout=t.read_timeout_s,
+            return serial.serial_for_url(self.port, baudrate=self.baudrate,
+                                         timeout=t.read_timeout_s,
                                          write_timeout=t.write_timeout_s)
         except (serial.SerialException, OSError, ValueError) as exc:
             raise PortError(f"cannot open {self.port}: {exc}. Is the sensor bar plugged in? "
