@@ -65,6 +65,7 @@ class Daemon:
         self.notifier = notifier or Notifier()
         self._closers: list[Callable[[], None]] = []
         self._faults: list[tuple[str, str]] = []
+        self._status = ""   # the STATUS= line systemd has
         sim = config.backend == "sim"
         if sim and table is None:
             from hw_sim.table import SimTable, Wiring
@@ -151,8 +152,14 @@ class Daemon:
     def begin(self) -> None:
         """Resumes the match in the store (or starts the configured one) and shows it."""
         self.appliance.restore()
-        m = self.appliance.match
-        self.notifier.ready(f"scoring {m.rules.name}" if m else "ready")
+        self._status = self.status_line()
+        self.notifier.ready(self._status)
+
+    def status_line(self) -> str:
+        """What ``systemctl status`` shows: the match in play, then the faults on the display."""
+        app = self.appliance
+        line = f"scoring {app.match.rules.name}" if app.match else "ready"
+        return "; ".join((line, *(app.faults[part] for part in sorted(app.faults))))
 
     def run(self, stop: threading.Event, tick_s: float = 0.1) -> None:
         """Serves inputs until ``stop`` is set (after :meth:`begin`, which it calls if needed)."""
@@ -165,6 +172,10 @@ class Daemon:
             if ping_every and now - last_ping[0] >= ping_every:
                 self.notifier.ping()
                 last_ping[0] = now
+            status = self.status_line()
+            if status != self._status:  # a fault came or went: systemd shows it too
+                self._status = status
+                self.notifier.status(status)
             if self.hole is not None:
                 blocked = self.hole.check(now)
                 if blocked is not None and self.appliance.faults.get("hole") != blocked.message:
