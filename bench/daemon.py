@@ -10,8 +10,9 @@
   every round's end: 2028x1520 frames of boards left by simulated play, rendered beforehand by
   the simulator and served by the folder camera, so the simulator's renderer (not on a Pi) stays
   out of the figure. Peak RSS once the daemon is open (vision imported, calibration loaded) and
-  after it has read every round; and, for comparison, the whole simulated appliance (``crokiscore
-  sim``: daemon, vision and the simulator with its camera renderer in one process).
+  after it has read every round, without and with ``[camera] pictures`` (an annotated picture
+  kept per reading); and, for comparison, the whole simulated appliance (``crokiscore sim``:
+  daemon, vision and the simulator with its camera renderer in one process).
 
     python bench/daemon.py [--shots N] [--rounds N]
 """
@@ -179,24 +180,30 @@ def vision_figures(rounds: int) -> None:
     exe = Path(sys.executable).with_name("crokiscore")
     subprocess.run([str(exe), "calibrate", str(rendered / index[0]["empty"]), "--out",
                     str(tmp / "calibration.json")], capture_output=True, check=True)
-    cfg = tmp / "c.toml"
-    cfg.write_text(f'backend = "sim"\nstore = "{tmp}/e.db"\nlog_level = "WARNING"\n'
-                   '[match]\nrules = "casual-100"\noptions = {target = 10000}\n'
-                   f'[camera]\nkind = "folder"\nfolder = "{folder}"\n'
-                   f'calibration = "{tmp}/calibration.json"\npictures = "{tmp}/boards"\n'
-                   'width = 2028\nheight = 1520\nsettle_frames = 1\n'
-                   '[display]\ndriver = "ssd1306"\n')
-    # -P: this script's folder holds bench/vision.py, which must not hide the vision package
-    out = subprocess.run([sys.executable, "-P", __file__, "--vision-child", str(cfg),
-                          "--rounds", str(rounds)], capture_output=True, text=True, check=True)
-    got = json.loads(out.stdout.strip().splitlines()[-1])
-    print(f"daemon with vision, open (vision imported, calibration loaded): RSS "
-          f"{got['open_rss'] / 1024:.0f} MB (peak {got['open_hwm'] / 1024:.0f} MB)")
-    print(f"daemon with vision after reading {got['read']} rounds of 2028x1520 frames "
-          f"({got['by_hand']} refused), keeping their annotated pictures: RSS "
-          f"{got['rss'] / 1024:.0f} MB, peak {got['hwm'] / 1024:.0f} MB")
-    print(f"  round's last shot -> its reading committed: median "
-          f"{statistics.median(got['read_s']):.2f} s, max {max(got['read_s']):.2f} s")
+    for keep in (False, True):
+        cfg = tmp / f"c{int(keep)}.toml"
+        pictures = f'pictures = "{tmp}/boards"\n' if keep else ""
+        cfg.write_text(f'backend = "sim"\nstore = "{tmp}/e{int(keep)}.db"\n'
+                       'log_level = "WARNING"\n'
+                       '[match]\nrules = "casual-100"\noptions = {target = 10000}\n'
+                       f'[camera]\nkind = "folder"\nfolder = "{folder}"\n'
+                       f'calibration = "{tmp}/calibration.json"\n{pictures}'
+                       'width = 2028\nheight = 1520\nsettle_frames = 1\n'
+                       '[display]\ndriver = "ssd1306"\n')
+        # -P: this script's folder holds bench/vision.py, which must not hide the vision package
+        out = subprocess.run([sys.executable, "-P", __file__, "--vision-child", str(cfg),
+                              "--rounds", str(rounds)], capture_output=True, text=True,
+                             check=True)
+        got = json.loads(out.stdout.strip().splitlines()[-1])
+        if not keep:
+            print(f"daemon with vision, open (vision imported, calibration loaded): RSS "
+                  f"{got['open_rss'] / 1024:.0f} MB (peak {got['open_hwm'] / 1024:.0f} MB)")
+        print(f"daemon with vision after reading {got['read']} rounds of 2028x1520 frames "
+              f"({got['by_hand']} refused), "
+              f"{'keeping' if keep else 'not keeping'} their annotated pictures: RSS "
+              f"{got['rss'] / 1024:.0f} MB, peak {got['hwm'] / 1024:.0f} MB")
+        print(f"  round's last shot -> its reading committed: median "
+              f"{statistics.median(got['read_s']):.2f} s, max {max(got['read_s']):.2f} s")
     t = time.monotonic()
     p = subprocess.Popen([str(exe), "sim", "--rules", "tournament-singles", "--seed", "1"],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
