@@ -25,6 +25,7 @@ import json
 import os
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -167,9 +168,16 @@ def subprocess_figures() -> None:
 
 
 def vision_figures(rounds: int) -> None:
+    tmp = Path(tempfile.mkdtemp())
+    try:
+        _vision_figures(rounds, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)   # a few hundred MB of frames and pictures
+
+
+def _vision_figures(rounds: int, tmp: Path) -> None:
     from hw_sim.frames import write_frames
 
-    tmp = Path(tempfile.mkdtemp())
     rendered, folder = tmp / "rendered", tmp / "camera"
     index = write_frames(rendered, rounds, seed=7, width=2028, height=1520, per_rig=rounds)
     folder.mkdir()
@@ -180,6 +188,7 @@ def vision_figures(rounds: int) -> None:
     exe = Path(sys.executable).with_name("crokiscore")
     subprocess.run([str(exe), "calibrate", str(rendered / index[0]["empty"]), "--out",
                     str(tmp / "calibration.json")], capture_output=True, check=True)
+    scratch = {**os.environ, "TMPDIR": str(tmp)}   # what the processes leave goes with tmp
     for keep in (False, True):
         cfg = tmp / f"c{int(keep)}.toml"
         pictures = f'pictures = "{tmp}/boards"\n' if keep else ""
@@ -193,7 +202,7 @@ def vision_figures(rounds: int) -> None:
         # -P: this script's folder holds bench/vision.py, which must not hide the vision package
         out = subprocess.run([sys.executable, "-P", __file__, "--vision-child", str(cfg),
                               "--rounds", str(rounds)], capture_output=True, text=True,
-                             check=True)
+                             check=True, env=scratch)
         got = json.loads(out.stdout.strip().splitlines()[-1])
         if not keep:
             print(f"daemon with vision, open (vision imported, calibration loaded): RSS "
@@ -206,7 +215,7 @@ def vision_figures(rounds: int) -> None:
               f"{statistics.median(got['read_s']):.2f} s, max {max(got['read_s']):.2f} s")
     t = time.monotonic()
     p = subprocess.Popen([str(exe), "sim", "--rules", "tournament-singles", "--seed", "1"],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=scratch)
     _, _, usage = os.wait4(p.pid, 0)
     print(f"crokiscore sim (daemon, vision and the simulator with its 2028x1520 camera "
           f"renderer), a tournament-singles match: peak RSS {usage.ru_maxrss / 1024:.0f} MB "
