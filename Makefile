@@ -6,12 +6,18 @@ VENV_FLAGS ?=
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench clean appliance
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $@
+
+# The product alone, without the test tools, for the box under the board (docs/install.md):
+#   sudo make VENV_FLAGS=--system-site-packages appliance
+appliance:
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check .
 
 demo: $(STAMP)
 	$(BIN)/crokiscore sim --rules tournament-singles --seed 1 --speed 40 --live

@@ -6,8 +6,15 @@
 * Memory: the resident set of a ``crokiscore run`` process (peak, from /proc) after it has
   consumed a whole match, and of the in-process daemon after the latency runs.
 * Start-up: from launching ``crokiscore run`` to its first OLED frame.
+* Memory with vision: a daemon process (its own interpreter) whose camera is read by vision at
+  every round's end: 2028x1520 frames of boards left by simulated play, rendered beforehand by
+  the simulator and served by the folder camera, so the simulator's renderer (not on a Pi) stays
+  out of the figure. Peak RSS once the daemon is open (vision imported, calibration loaded) and
+  after it has read every round, without and with ``[camera] pictures`` (an annotated picture
+  kept per reading); and, for comparison, the whole simulated appliance (``crokiscore sim``:
+  daemon, vision and the simulator with its camera renderer in one process).
 
-    python bench/daemon.py [--shots N]
+    python bench/daemon.py [--shots N] [--rounds N]
 """
 
 from __future__ import annotations
@@ -15,8 +22,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -158,12 +167,126 @@ def subprocess_figures() -> None:
     print(f"crokiscore run consuming a tournament match: peak RSS {peak / 1024:.0f} MB")
 
 
+def vision_figures(rounds: int) -> None:
+    tmp = Path(tempfile.mkdtemp())
+    try:
+        _vision_figures(rounds, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)   # a few hundred MB of frames and pictures
+
+
+def _vision_figures(rounds: int, tmp: Path) -> None:
+    from hw_sim.frames import write_frames
+
+    rendered, folder = tmp / "rendered", tmp / "camera"
+    index = write_frames(rendered, rounds, seed=7, width=2028, height=1520, per_rig=rounds)
+    folder.mkdir()
+    for k, entry in enumerate(index):  # the settle preview takes one copy, the capture the other
+        frame = (rendered / entry["image"]).read_bytes()
+        for copy in "ab":
+            (folder / f"round{k:03d}{copy}.jpg").write_bytes(frame)
+    exe = Path(sys.executable).with_name("crokiscore")
+    subprocess.run([str(exe), "calibrate", str(rendered / index[0]["empty"]), "--out",
+                    str(tmp / "calibration.json")], capture_output=True, check=True)
+    scratch = {**os.environ, "TMPDIR": str(tmp)}   # what the processes leave goes with tmp
+    for keep in (False, True):
+        cfg = tmp / f"c{int(keep)}.toml"
+        pictures = f'pictures = "{tmp}/boards"\n' if keep else ""
+        cfg.write_text(f'backend = "sim"\nstore = "{tmp}/e{int(keep)}.db"\n'
+                       'log_level = "WARNING"\n'
+                       '[match]\nrules = "casual-100"\noptions = {target = 10000}\n'
+                       f'[camera]\nkind = "folder"\nfolder = "{folder}"\n'
+                       f'calibration = "{tmp}/calibration.json"\n{pictures}'
+                       'width = 2028\nheight = 1520\nsettle_frames = 1\n'
+                       '[display]\ndriver = "ssd1306"\n')
+        # -P: this script's folder holds bench/vision.py, which must not hide the vision package
+        out = subprocess.run([sys.executable, "-P", __file__, "--vision-child", str(cfg),
+                              "--rounds", str(rounds)], capture_output=True, text=True,
+                             check=True, env=scratch)
+        got = json.loads(out.stdout.strip().splitlines()[-1])
+        if not keep:
+            print(f"daemon with vision, open (vision imported, calibration loaded): RSS "
+                  f"{got['open_rss'] / 1024:.0f} MB (peak {got['open_hwm'] / 1024:.0f} MB)")
+        print(f"daemon with vision after reading {got['read']} rounds of 2028x1520 frames "
+              f"({got['by_hand']} refused), "
+              f"{'keeping' if keep else 'not keeping'} their annotated pictures: RSS "
+              f"{got['rss'] / 1024:.0f} MB, peak {got['hwm'] / 1024:.0f} MB")
+        print(f"  round's last shot -> its reading committed: median "
+              f"{statistics.median(got['read_s']):.2f} s, max {max(got['read_s']):.2f} s")
+    t = time.monotonic()
+    p = subprocess.Popen([str(exe), "sim", "--rules", "tournament-singles", "--seed", "1"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=scratch)
+    _, _, usage = os.wait4(p.pid, 0)
+    print(f"crokiscore sim (daemon, vision and the simulator with its 2028x1520 camera "
+          f"renderer), a tournament-singles match: peak RSS {usage.ru_maxrss / 1024:.0f} MB "
+          f"in {time.monotonic() - t:.0f} s")
+
+
+def vision_child(config_path: str, rounds: int) -> None:
+    """The daemon, driven like a club's match: shots until a round is full, the camera reads
+    the board, the operator confirms a CHECK or scores a refused reading by hand."""
+    from device.config import load
+    from device.inputs import Operator
+    from rules import Confirm, Correction, Shot
+
+    daemon = Daemon(load(config_path))
+    app = daemon.appliance
+    stop = threading.Event()
+    loop = threading.Thread(target=daemon.run, args=(stop,))
+    loop.start()
+    app.wait(lambda: app.match is not None, 30)
+    open_rss, open_hwm = rss_kb()
+    read_s: list[float] = []   # from the round's last shot to its reading in the store
+    by_hand = 0
+    try:
+        while len(read_s) < rounds:
+            m = app.match
+            exp = m.expect()
+            d = m.depth
+            if exp.what == "shot":
+                shot_at = time.monotonic()
+                n = app.committed["camera"]
+                daemon.inputs.put(Operator(Shot(exp.seat), shot_at, "bench"))
+            elif exp.what == "confirm":
+                daemon.inputs.put(Operator(Confirm(), time.monotonic(), "bench"))
+            elif exp.what == "board":
+                if not app.wait(lambda n=n: app.committed["camera"] > n
+                                or "camera" in app.faults, 120):
+                    raise SystemExit("the camera did not read the board in 120 s")
+                read_s.append(time.monotonic() - shot_at)
+                if app.committed["camera"] == n:  # refused or failed: scored by hand
+                    by_hand += 1
+                    daemon.inputs.put(Operator(Correction(totals=(0, 0)), time.monotonic(),
+                                               "bench"))
+                else:
+                    continue
+            else:
+                raise SystemExit(f"the match expects {exp.what!r}")
+            if not app.wait(lambda d=d: app.match.depth > d, 10):
+                raise SystemExit(f"the daemon did not take the input at depth {d}: "
+                                 f"{app.last_refusal}")
+        rss, hwm = rss_kb()
+    finally:
+        stop.set()
+        loop.join(10)
+        daemon.close()
+    print(json.dumps({"open_rss": open_rss, "open_hwm": open_hwm, "rss": rss, "hwm": hwm,
+                      "read": len(read_s), "by_hand": by_hand, "read_s": read_s}))
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--shots", type=int, default=400)
+    p.add_argument("--rounds", type=int, default=4,
+                   help="rounds the camera reads in the memory-with-vision run")
+    p.add_argument("--vision-child", metavar="CONFIG", help=argparse.SUPPRESS)
     args = p.parse_args()
+    if args.vision_child:
+        vision_child(args.vision_child, args.rounds)
+        return
     latency(args.shots)
     subprocess_figures()
+    vision_figures(args.rounds)
 
 
 if __name__ == "__main__":

@@ -102,8 +102,11 @@ class PiCamera(Camera):
                               "--system-site-packages") from exc
         try:
             cam = Picamera2()
+            # picamera2 names formats as libcamera does (DRM style: the pixel word's high byte
+            # first, stored little-endian), so "RGB888" arrays come out ordered [B, G, R] per
+            # pixel, OpenCV's BGR that vision reads, and "BGR888" ones [R, G, B].
             still = cam.create_still_configuration(
-                main={"size": (config.width, config.height), "format": "BGR888"},
+                main={"size": (config.width, config.height), "format": "RGB888"},
                 lores={"size": (320, 240), "format": "YUV420"}, buffer_count=2)
             cam.configure(still)
             controls: dict[str, object] = {

@@ -44,7 +44,7 @@ def display_settings(d: DisplayConfig) -> OledSettings:
     return OledSettings(driver="ssd1306" if d.driver == "dummy" else d.driver,
                         transport=d.interface, port=d.port, address=d.address,
                         device=d.spi_device, dc_pin=d.dc_pin, reset_pin=d.reset_pin,
-                        width=d.width, height=d.height, rotate=d.rotate)
+                        width=d.width, height=d.height, rotate=d.rotate, contrast=d.contrast)
 
 
 def link_timing(config: Config) -> LinkTiming:
@@ -65,6 +65,7 @@ class Daemon:
         self.notifier = notifier or Notifier()
         self._closers: list[Callable[[], None]] = []
         self._faults: list[tuple[str, str]] = []
+        self._status = ""   # the STATUS= line systemd has
         sim = config.backend == "sim"
         if sim and table is None:
             from hw_sim.table import SimTable, Wiring
@@ -92,7 +93,8 @@ class Daemon:
         port = table.port if table is not None else config.touch.port
         self.bar: SensorBar = SensorBar(port, config.touch.channels, self.inputs.put,
                                         timing=link_timing(config),
-                                        thresholds=config.touch.thresholds)
+                                        thresholds=config.touch.thresholds,
+                                        baudrate=config.touch.baudrate)
         self._closers.append(self.bar.close)
         self.camera: Camera | None = self._open("camera", lambda: open_camera(config.camera,
                                                                               table))
@@ -150,8 +152,14 @@ class Daemon:
     def begin(self) -> None:
         """Resumes the match in the store (or starts the configured one) and shows it."""
         self.appliance.restore()
-        m = self.appliance.match
-        self.notifier.ready(f"scoring {m.rules.name}" if m else "ready")
+        self._status = self.status_line()
+        self.notifier.ready(self._status)
+
+    def status_line(self) -> str:
+        """What ``systemctl status`` shows: the match in play, then the faults on the display."""
+        app = self.appliance
+        line = f"scoring {app.match.rules.name}" if app.match else "ready"
+        return "; ".join((line, *(app.faults[part] for part in sorted(app.faults))))
 
     def run(self, stop: threading.Event, tick_s: float = 0.1) -> None:
         """Serves inputs until ``stop`` is set (after :meth:`begin`, which it calls if needed)."""
@@ -164,6 +172,10 @@ class Daemon:
             if ping_every and now - last_ping[0] >= ping_every:
                 self.notifier.ping()
                 last_ping[0] = now
+            status = self.status_line()
+            if status != self._status:  # a fault came or went: systemd shows it too
+                self._status = status
+                self.notifier.status(status)
             if self.hole is not None:
                 blocked = self.hole.check(now)
                 if blocked is not None and self.appliance.faults.get("hole") != blocked.message:

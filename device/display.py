@@ -150,7 +150,8 @@ class OledSettings:
     ``port`` is the I2C bus number (``/dev/i2c-1`` is 1) or the SPI port; ``address`` the I2C
     address (0x3C, sometimes 0x3D); ``device`` the SPI chip select; ``dc_pin`` and ``reset_pin``
     the SPI panel's data/command and reset GPIOs (BCM numbers). ``width``/``height`` default to
-    the driver's panel; ``greyscale`` (SSD1322) draws in 16 levels of grey.
+    the driver's panel; ``greyscale`` (SSD1322) draws in 16 levels of grey; ``contrast`` (0-255)
+    is sent to the panel each time its driver starts (luma's drivers start at their own level).
     """
 
     driver: str = "ssd1306"
@@ -165,6 +166,7 @@ class OledSettings:
     height: int | None = None
     rotate: int = 0
     greyscale: bool = True
+    contrast: int = 255
 
     def __post_init__(self) -> None:
         if self.driver not in DRIVERS:
@@ -181,6 +183,9 @@ class OledSettings:
         if self.rotate not in (0, 1, 2, 3):
             raise DisplaySettingsError(
                 f"display rotate must be 0, 1, 2 or 3 (quarter turns), got {self.rotate!r}")
+        if not 0 <= self.contrast <= 255:
+            raise DisplaySettingsError(
+                f"display contrast must be 0 to 255, got {self.contrast!r}")
         w, h = self.size
         if w < 128 or h < 64:
             raise DisplaySettingsError(
@@ -232,8 +237,10 @@ class OledDisplay(Display):
         dw, dh, _ = DRIVERS[s.driver]
         kind = getattr(luma.oled.device, s.driver)
         extra = {"mode": "RGB" if self.mode == "L" else "1"} if s.driver == "ssd1322" else {}
-        return kind(self._serial(), width=s.width or dw, height=s.height or dh, rotate=s.rotate,
-                    **extra)
+        device = kind(self._serial(), width=s.width or dw, height=s.height or dh,
+                      rotate=s.rotate, **extra)
+        device.contrast(s.contrast)
+        return device
 
     def _trouble(self, exc: BaseException) -> str:
         import luma.core.error

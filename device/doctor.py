@@ -9,6 +9,7 @@ simulated table.
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
 import shutil
 import time
@@ -19,28 +20,45 @@ from typing import TYPE_CHECKING
 
 from device.config import Config, ConfigError, load
 from device.errors import DeviceError
+from firmware_bridge.firmware.sensorbar import FIRMWARE
 
 if TYPE_CHECKING:
     from hw_sim.table import SimTable
 
 MIN_FREE_MB = 200
+SHIPPED_FIRMWARE = ".".join(str(p) for p in FIRMWARE)  # what docs/sensor-bar.md flashes
 
 
 @dataclass(frozen=True)
 class Finding:
+    """A part's verdict: ``ok`` (it works; ``warn`` if something about it should be seen to)
+    or not (it needs fixing, and the doctor exits non-zero)."""
+
     part: str
     ok: bool
     detail: str
+    warn: bool = False
 
     def line(self) -> str:
-        return f"{'ok  ' if self.ok else 'FAIL'} {self.part:<8} {self.detail}"
+        mark = "FAIL" if not self.ok else "warn" if self.warn else "ok  "
+        return f"{mark} {self.part:<8} {self.detail}"
 
 
-def _check(part: str, run: Callable[[], str]) -> Finding:
+@dataclass(frozen=True)
+class Caution:
+    """What a check returns for a part that works but should be seen to."""
+
+    detail: str
+
+
+def _check(part: str, run: Callable[[], str | Caution]) -> Finding:
     try:
-        return Finding(part, True, run())
+        result = run()
     except Exception as exc:  # the doctor reports anything; it never crashes on a bad part
         return Finding(part, False, str(exc) or repr(exc))
+    if isinstance(result, Caution):
+        return Finding(part, True, result.detail, warn=True)
+    return Finding(part, True, result)
 
 
 def examine(config_path: str | Path | None) -> Iterator[Finding]:
@@ -131,7 +149,7 @@ def _camera(config: Config, table: SimTable | None) -> str:
         f"; calibration {cal}" if cal else "; no calibration (the board is found in each frame)")
 
 
-def _sensor_bar(config: Config, table: SimTable | None) -> str:
+def _sensor_bar(config: Config, table: SimTable | None) -> str | Caution:
     from device.daemon import link_timing
     from firmware_bridge import events as bar
     from firmware_bridge.link import Link
@@ -140,7 +158,7 @@ def _sensor_bar(config: Config, table: SimTable | None) -> str:
     events: queue.Queue[object] = queue.Queue()
     timing = link_timing(config)
     deadline = time.monotonic() + timing.mcu_timeout_s + 2.0
-    with Link(port, events=events, timing=timing) as link:
+    with Link(port, events=events, timing=timing, baudrate=config.touch.baudrate) as link:
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -152,8 +170,13 @@ def _sensor_bar(config: Config, table: SimTable | None) -> str:
                     status = link.get_status()
                     touched = [q for q in range(4) if status.touched >> q & 1]
                     extra = f"; touched now: quadrants {touched}" if touched else ""
-                    return (f"firmware {ev.firmware}, protocol {ev.protocol}, on {port}; "
-                            f"thresholds {[c.touch_threshold for c in status.channels]}{extra}")
+                    found = (f"firmware {ev.firmware}, protocol {ev.protocol}, on {port}; "
+                             f"thresholds {[c.touch_threshold for c in status.channels]}{extra}")
+                    if ev.firmware != SHIPPED_FIRMWARE:
+                        return Caution(f"{found}; this software comes with firmware "
+                                       f"{SHIPPED_FIRMWARE}: flash it (docs/sensor-bar.md, "
+                                       "'Updating the firmware later')")
+                    return found
                 if isinstance(ev, bar.Incompatible):
                     raise DeviceError(f"the sensor bar speaks protocol {ev.protocol}, this "
                                       f"software {ev.supported}: flash its firmware again")
@@ -173,10 +196,23 @@ def _disk(config: Config) -> str:
 
 
 def _store(config: Config) -> str:
+    """Looks at the store without creating or changing it: the daemon makes it on first start."""
     from device.store import EventStore
     from rules import fold
 
-    with EventStore(config.store) as store:
+    path = Path(config.store)
+    if not path.exists():
+        folder = path.parent
+        if not folder.is_dir():
+            raise DeviceError(f"the store's folder {folder} does not exist: create it for the "
+                              f"service's user (sudo install -d -o crokiscore -g crokiscore "
+                              f"-m 0750 {folder}, docs/install.md)")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise DeviceError(f"this user cannot create the store in {folder}: run the doctor "
+                              "as the service's user (sudo -u crokiscore ...), and give that "
+                              f"user the folder (sudo chown crokiscore: {folder})")
+        return f"no store yet: it is created on first start ({config.store})"
+    with EventStore(config.store, read_only=True) as store:
         verdict = store.integrity()
         if verdict != "ok":
             raise DeviceError(f"the store {config.store} is damaged ({verdict}): stop the "
@@ -192,9 +228,13 @@ def _store(config: Config) -> str:
 
 def report(config_path: str | Path | None, write: Callable[[str], object] = print) -> int:
     """Prints each finding; 0 if every part is well, 1 otherwise."""
-    bad = 0
+    bad = warned = 0
     for finding in examine(config_path):
         write(finding.line())
         bad += not finding.ok
-    write("all parts ok" if not bad else f"{bad} part(s) need attention")
+        warned += finding.ok and finding.warn
+    if bad:
+        write(f"{bad} part(s) need attention")
+    else:
+        write("all parts ok" + (f"; {warned} warning(s) above" if warned else ""))
     return 1 if bad else 0

@@ -3,7 +3,9 @@
 Under ``Type=notify`` systemd waits for READY=1 before it counts the service as started, shows
 STATUS= lines in ``systemctl status``, and with ``WatchdogSec`` restarts the service when WATCHDOG=1
 stops arriving. Only the main loop sends the watchdog ping, so a loop that hangs is restarted even
-if other threads live on. Outside systemd (no NOTIFY_SOCKET) every call does nothing.
+if other threads live on; it also sends the STATUS= line whenever the faults on the display change,
+so ``systemctl status`` says what the players see. Outside systemd (no NOTIFY_SOCKET) every call
+does nothing.
 """
 
 from __future__ import annotations

@@ -79,20 +79,39 @@ class EventStore:
     """One SQLite file, used by one thread at a time: the daemon's main loop owns it while it
     runs (it may have been opened by another thread before)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
+        """Opens the store, creating it (and its folder) if need be; ``read_only`` opens an
+        existing store only and changes nothing in it, for looking without touching."""
         self.path = str(path)
         try:
-            if self.path != ":memory:":
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            # one thread at a time (the main loop once it runs), not necessarily the opener
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
+            if read_only:
+                if not Path(self.path).is_file():
+                    raise StoreError(f"there is no event store at {self.path}")
+                # A store closed cleanly has no write-ahead log: read it as immutable, which
+                # leaves no -wal/-shm files behind (owned by whoever looked). After a crash the
+                # log holds committed events, so it is read too.
+                wal = Path(self.path + "-wal").exists()
+                uri = f"{Path(self.path).resolve().as_uri()}?mode=ro" + (
+                    "" if wal else "&immutable=1")
+                self._db = sqlite3.connect(uri, uri=True, isolation_level=None,
+                                           check_same_thread=False)
+            else:
+                if self.path != ":memory:":
+                    Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                # one thread at a time (the main loop once it runs), not necessarily the opener
+                self._db = sqlite3.connect(self.path, isolation_level=None,
+                                           check_same_thread=False)
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise StoreError(f"the event store {self.path} was written by a newer crokiscore "
                                  f"(schema {version}, this one reads {SCHEMA_VERSION}); upgrade")
+            if version == 0 and read_only:
+                raise StoreError(f"{self.path} is not a crokiscore event store (it has no "
+                                 "tables of ours): point store at the right file, or move this "
+                                 "one aside")
             if version == 0:
                 self._db.executescript(
                     f"BEGIN; {SCHEMA} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")

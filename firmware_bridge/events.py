@@ -111,6 +111,21 @@ class McuError:
 
 
 @dataclass(frozen=True)
+class SensorState:
+    """The MCU's touch sensor stopped answering, or answers again, as the ``sensor_ok`` flag of
+    its heartbeats and status replies says. Reported when the flag changes, and when the first
+    one heard from a boot has it clear; a sensor that answers from the start is not news.
+
+    The MCU's sensor-fault error (a :class:`McuError`) says why, but only once per outage and
+    only to a host that was listening; the flag says how things stand now.
+    """
+
+    ok: bool
+    boot_id: int | None
+    at: float
+
+
+@dataclass(frozen=True)
 class Incompatible:
     """The MCU speaks a protocol version this host does not; its events are ignored until a
     compatible firmware says hello (reflash it: docs/sensor-bar.md)."""
@@ -121,7 +136,7 @@ class Incompatible:
 
 
 Event = (LinkUp | LinkDown | McuBooted | McuLost | McuFound | Touch | McuStatus | McuError
-         | Incompatible)
+         | SensorState | Incompatible)
 
 
 def event_name(event: object) -> str:

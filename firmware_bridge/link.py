@@ -14,6 +14,8 @@ a :class:`queue.Queue` (the daemon may pass its own, so sensor events join its o
     no good frame for ``mcu_timeout_s`` / the same boot speaks again.
 ``Touch(quadrant, active, mcu_time_us, counter, boot_id, missed, at)``
     a quadrant's shooting line was touched or released.
+``SensorState(ok, boot_id, at)``
+    the MCU's touch sensor failed or answers again (its heartbeats' ``sensor_ok`` flag).
 ``McuStatus(status, at)``, ``McuError(code, name, request, detail, at)``,
 ``Incompatible(protocol, supported, at)``.
 
@@ -47,6 +49,7 @@ from firmware_bridge.errors import (
 )
 from firmware_bridge.messages import (
     ALL_QUADRANTS,
+    FLAG_SENSOR_OK,
     FROM_HOST,
     PROTOCOL_VERSION,
     Error,
@@ -64,7 +67,7 @@ from firmware_bridge.messages import (
 
 log = logging.getLogger(__name__)
 
-BAUDRATE = 115200  # ignored by USB CDC, but pyserial needs one
+BAUDRATE = 115200  # ignored by USB CDC (the Pico's own USB), but pyserial needs one
 JOIN_TIMEOUT_S = 2.0
 
 
@@ -137,8 +140,9 @@ class Link:
     """
 
     def __init__(self, port: str, *, events: queue.Queue[Any] | None = None,
-                 timing: LinkTiming | None = None) -> None:
+                 timing: LinkTiming | None = None, baudrate: int = BAUDRATE) -> None:
         self.port = port
+        self.baudrate = baudrate  # matters on a real UART (a USB-serial adapter, the Pi's pins)
         self.events: queue.Queue[Any] = events if events is not None else queue.Queue()
         self.timing = timing or LinkTiming()
         self._stop = threading.Event()
@@ -161,6 +165,7 @@ class Link:
         self._expected_seq: int | None = None
         self._pending_boot: int | None = None
         self._incompatible = False
+        self._sensor_ok: bool | None = None   # as the current boot's last flags said
         self._thread = threading.Thread(target=self._run, name=f"bridge {port}", daemon=True)
         self._thread.start()
 
@@ -280,7 +285,8 @@ class Link:
     def _open(self) -> serial.SerialBase:
         t = self.timing
         try:
-            return serial.serial_for_url(self.port, baudrate=BAUDRATE, timeout=t.read_timeout_s,
+            return serial.serial_for_url(self.port, baudrate=self.baudrate,
+                                         timeout=t.read_timeout_s,
                                          write_timeout=t.write_timeout_s)
         except (serial.SerialException, OSError, ValueError) as exc:
             raise PortError(f"cannot open {self.port}: {exc}. Is the sensor bar plugged in? "
@@ -408,6 +414,8 @@ class Link:
             return
         if self._incompatible:
             return
+        if isinstance(msg, Heartbeat | Status):
+            self._sensor(bool(msg.flags & FLAG_SENSOR_OK), now)
         if isinstance(msg, TouchChange):
             self._touch(msg, now)
         elif isinstance(msg, Status):
@@ -443,10 +451,21 @@ class Link:
         # are unknown, so nothing is called missed until each quadrant has been heard once.
         self._counters = {}
         self._counted_from_zero = previous is not None
+        self._sensor_ok = None
         if previous is not None:
             log.warning("sensor bar on %s was reset (%s)", self.port, hello.reset_cause_name)
         self._emit(ev.McuBooted(hello.boot_id, hello.firmware_version, hello.protocol,
                                 hello.reset_cause_name, hello.heartbeat_ms, previous, now))
+
+    def _sensor(self, ok: bool, now: float) -> None:
+        before, self._sensor_ok = self._sensor_ok, ok
+        if ok == before or (before is None and ok):
+            return
+        if ok:
+            log.info("the sensor bar's touch sensor on %s answers again", self.port)
+        else:
+            log.warning("the sensor bar's touch sensor on %s does not answer", self.port)
+        self._emit(ev.SensorState(ok, self._boot_id, now))
 
     def _touch(self, msg: TouchChange, now: float) -> None:
         last = self._counters.get(msg.quadrant, 0 if self._counted_from_zero else None)

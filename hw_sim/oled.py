@@ -1,7 +1,8 @@
 """An OLED panel on a simulated I2C bus, for the daemon's real luma.oled driver to talk to.
 
 It takes what an SSD1306-class panel takes over smbus (``write_i2c_block_data`` with a command or
-data control byte) and keeps it, so a test can count frames; pulled from the bus it answers as
+data control byte) and keeps count of it, so a test can count frames, and keeps the contrast level
+the driver last set (command 0x81 and its level); pulled from the bus it answers as
 the kernel does for a device that has gone (``OSError`` EREMOTEIO), so the daemon's display
 retries run exactly as they would on a loose cable.
 """
@@ -13,6 +14,7 @@ import os
 import threading
 
 COMMAND, DATA = 0x00, 0x40
+SET_CONTRAST = 0x81
 
 
 class SimOledBus:
@@ -21,6 +23,7 @@ class SimOledBus:
         self.connected = True
         self.commands = 0
         self.data_bytes = 0
+        self.contrast: int | None = None
         self.failed_writes = 0
         self._lock = threading.Lock()
 
@@ -31,6 +34,8 @@ class SimOledBus:
                 raise OSError(errno.EREMOTEIO, os.strerror(errno.EREMOTEIO))
             if register == COMMAND:
                 self.commands += len(values)
+                if len(values) >= 2 and values[0] == SET_CONTRAST:  # luma sends it on its own
+                    self.contrast = values[1]
             elif register == DATA:
                 self.data_bytes += len(values)
 

@@ -12,6 +12,7 @@ from device.display import DummyDisplay, OledDisplay, OledSettings, open_display
 from device.errors import DeviceError, DisplayError, DisplaySettingsError
 from device.render import render
 from device.view import build
+from hw_sim.oled import SimOledBus
 from rules.errors import CrokiscoreError
 from tests.device import scenes
 
@@ -103,6 +104,21 @@ def test_an_ssd1306_on_i2c_gets_its_start_up_and_the_frame():
     assert 0xAE in bus.commands  # switched off on close
 
 
+@pytest.mark.parametrize("driver", ["ssd1306", "sh1106", "ssd1309"])
+def test_the_configured_contrast_is_set_each_time_the_panel_starts(driver):
+    bus = SimOledBus()
+    with OledDisplay(OledSettings(driver, contrast=40), bus=bus) as panel:
+        panel.show(frame())
+        assert bus.contrast == 40           # not the driver's own start-up level
+        bus.unplug()
+        with pytest.raises(DisplayError):
+            panel.show(frame())
+        bus.replug()
+        bus.contrast = None
+        panel.show(frame())                 # made again: its start-up and our level again
+        assert bus.contrast == 40
+
+
 def test_a_bus_error_becomes_a_display_error_and_the_next_frame_retries():
     bus = Bus(fail=errno.ETIMEDOUT, failures=1)
     panel = OledDisplay(OledSettings("sh1106", address=0x3D), bus=bus)
@@ -145,6 +161,7 @@ def test_spi_without_its_drivers_is_a_display_error():
     ({"address": 0x100}, "7-bit"),
     ({"rotate": 5}, "quarter turns"),
     ({"width": 96, "height": 16}, "at least 128x64"),
+    ({"contrast": 256}, "contrast must be 0 to 255"),
 ])
 def test_impossible_settings_are_refused_by_name(kw, words):
     with pytest.raises(DisplaySettingsError, match=words):

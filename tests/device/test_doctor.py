@@ -1,7 +1,17 @@
+import os
+import select
+import threading
+import tty
 from pathlib import Path
 
+import pytest
+
 from device.cli import main
-from device.doctor import examine
+from device.doctor import SHIPPED_FIRMWARE, examine
+from device.store import EventStore
+from firmware_bridge.codec import Decoder, encode
+from firmware_bridge.messages import ChannelStatus, GetStatus, Hello, Status
+from rules import NewMatch, Shot
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -15,6 +25,8 @@ def test_the_doctor_passes_on_the_simulator(tmp_path, capsys):
     for part in ("config", "gpio", "display", "camera", "sensors", "disk", "store"):
         assert f"ok   {part}" in out
     assert "all parts ok" in out
+    assert "no store yet: it is created on first start" in out
+    assert not (tmp_path / "e.db").exists()   # looked for, not made
 
 
 def test_without_the_hardware_every_part_says_what_is_missing(tmp_path):
@@ -46,3 +58,82 @@ def test_a_damaged_store_is_reported(tmp_path):
     cfg.write_text(f'backend = "sim"\nstore = "{db}"\n[camera]\nkind = "none"\n')
     findings = {f.part: f for f in examine(cfg)}
     assert not findings["store"].ok and "damaged" in findings["store"].detail
+
+
+def pi_config(tmp_path, store, port=None):
+    cfg = tmp_path / "pi.toml"
+    cfg.write_text(f'backend = "pi"\nstore = "{store}"\n'
+                   f'[touch]\nport = "{port or tmp_path / "no-such-port"}"\n')
+    return cfg
+
+
+def test_the_store_is_looked_at_without_being_changed(tmp_path):
+    db = tmp_path / "lib" / "e.db"
+    with EventStore(db) as store:
+        match_id = store.begin_match(NewMatch("casual-100", ("Ann", "Bob")), 1.0)
+        store.append(match_id, Shot(0), 2.0)
+
+    def files():
+        return {p.name: (p.stat().st_size, p.stat().st_mtime_ns) for p in db.parent.iterdir()}
+
+    before = files()
+    finding = {f.part: f for f in examine(pi_config(tmp_path, db))}["store"]
+    assert finding.ok and "1 matches kept; match 1 (casual-100) in play" in finding.detail
+    assert files() == before   # nothing written, no -wal or -shm left behind
+
+
+def test_a_missing_store_folder_says_how_to_make_it(tmp_path):
+    folder = tmp_path / "var" / "crokiscore"
+    finding = {f.part: f for f in examine(pi_config(tmp_path, folder / "e.db"))}["store"]
+    assert not finding.ok
+    assert "does not exist" in finding.detail and "install -d" in finding.detail
+    assert not folder.exists()
+
+
+class OtherFirmwarePico(threading.Thread):
+    """A sensor bar on a pty whose firmware is not the one this software ships: it says hello
+    when the host first speaks, and answers status requests."""
+
+    def __init__(self, version):
+        super().__init__(daemon=True)
+        self.version = version
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.path = os.ttyname(self.slave)
+        self.stop = threading.Event()
+
+    def run(self):
+        decoder, seq, greeted = Decoder(), 0, False
+        while not self.stop.is_set():
+            ready, _, _ = select.select([self.master], [], [], 0.05)
+            if not ready:
+                continue
+            for frame in decoder.feed(os.read(self.master, 4096)):
+                replies = [] if greeted else [Hello(1, self.version, 0xC0DE, 1)]
+                greeted = True
+                if isinstance(frame.message, GetStatus):
+                    replies.append(Status(frame.message.request, 0, 0, 3, 20,
+                                          (ChannelStatus(12, 6),) * 4))
+                for message in replies:
+                    os.write(self.master, encode(message, seq))
+                    seq = (seq + 1) % 256
+
+
+@pytest.fixture
+def old_pico():
+    pico = OtherFirmwarePico((0, 9, 0))
+    pico.start()
+    yield pico
+    pico.stop.set()
+    pico.join(5)
+    os.close(pico.master)
+    os.close(pico.slave)
+
+
+def test_a_sensor_bar_with_other_firmware_is_a_warning_with_the_fix(tmp_path, old_pico):
+    assert SHIPPED_FIRMWARE != "0.9.0"
+    finding = {f.part: f for f in examine(pi_config(tmp_path, tmp_path / "e.db",
+                                                    old_pico.path))}["sensors"]
+    assert finding.ok and finding.warn   # it works: a warning, not a failure
+    assert finding.line().startswith("warn sensors  firmware 0.9.0")
+    assert f"comes with firmware {SHIPPED_FIRMWARE}: flash it (docs/sensor-bar.md" in finding.detail

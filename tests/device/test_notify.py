@@ -2,9 +2,13 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
+from device.config import parse
+from device.daemon import Daemon
 from device.notify import Notifier
+from hw_sim.table import SimTable, Wiring
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -22,6 +26,48 @@ def test_notifications_reach_a_notify_socket(tmp_path):
         assert server.recv(1024) == b"WATCHDOG=1"
         n.close()
         n.close()
+
+
+class ThreadNotingNotifier(Notifier):
+    def __init__(self, environ):
+        super().__init__(environ)
+        self.status_threads = set()
+
+    def status(self, status):
+        self.status_threads.add(threading.current_thread())
+        return super().status(status)
+
+
+def test_the_faults_on_the_display_reach_systemctl_status(tmp_path):
+    path = tmp_path / "notify.sock"
+    cfg = parse({"backend": "sim", "store": str(tmp_path / "events.db"),
+                 "match": {"rules": "tournament-singles", "players": ["Ann", "Bob"]},
+                 "touch": {"heartbeat_timeout_s": 0.4}, "camera": {"kind": "none"},
+                 "display": {"driver": "dummy"}})
+    table = SimTable(seed=2, wiring=Wiring(), width=320, height=240, heartbeat_ms=100)
+    notifier = ThreadNotingNotifier({"NOTIFY_SOCKET": str(path)})
+    clear = b"STATUS=scoring tournament-singles"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server, \
+            Daemon(cfg, table=table, notifier=notifier) as daemon:
+        server.bind(str(path))
+        server.settimeout(10)
+        stop = threading.Event()
+        loop = threading.Thread(target=daemon.run, args=(stop,), name="main loop")
+        loop.start()
+        try:
+            assert server.recv(1024) == b"READY=1\n" + clear
+            table.pico.unplug()
+            trouble = server.recv(1024)
+            assert trouble in (clear + b"; sensor bar unplugged", clear + b"; sensor bar silent")
+            table.pico.replug()
+            while (line := server.recv(1024)) != clear:   # the bar back: the fault is gone
+                assert line.startswith(clear + b"; sensor bar"), line
+        finally:
+            stop.set()
+            loop.join(10)
+        assert server.recv(1024) == b"STOPPING=1"
+    table.close()
+    assert notifier.status_threads == {loop}   # sent by the main loop, not by an I/O thread
 
 
 def test_the_abstract_namespace_is_understood():

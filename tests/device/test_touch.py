@@ -1,12 +1,17 @@
 """The daemon's view of the sensor bar, over a real pty with the simulated Pico."""
 
+import os
 import queue
+import select
+import tty
 
 import pytest
 
 from device.inputs import Fault, TouchChanged
-from device.touch import SensorBar
+from device.touch import SENSOR_FAULT, SensorBar
+from firmware_bridge.codec import encode
 from firmware_bridge.link import LinkTiming
+from firmware_bridge.messages import Heartbeat, Hello
 from hw_sim.mcu import SimulatedPico
 
 FAST = LinkTiming(heartbeat_s=0.05, mcu_timeout_s=0.3, reconnect_min_s=0.02,
@@ -68,3 +73,65 @@ def test_thresholds_are_sent_again_after_each_boot(pico):
             pass
         status = bar.link.get_status()
         assert {(c.touch_threshold, c.release_threshold) for c in status.channels} == {(20, 9)}
+
+
+def faults_until(q, message):
+    """Every fault message up to and including the first that is ``message``."""
+    seen = []
+    while not seen or seen[-1] != message:
+        seen.append(next_of(q, Fault).message)
+    return seen
+
+
+def test_a_sensor_fault_is_shown_until_the_sensor_answers_again(pico):
+    q = queue.Queue()
+    with SensorBar(pico.path, (0, 1, 2, 3), q.put, timing=FAST):
+        assert next_of(q, Fault).message is None   # booted, all well
+        pico.unplug_sensor()
+        fault = next_of(q, Fault)
+        assert (fault.part, fault.message) == ("touch", SENSOR_FAULT)
+        pico.reboot()  # the new boot starts afresh, and finds the sensor still missing
+        assert faults_until(q, None)[-1] is None
+        assert next_of(q, Fault).message == SENSOR_FAULT
+        pico.replug_sensor()  # the MCU tries the sensor again every second
+        assert set(faults_until(q, None)) <= {SENSOR_FAULT, None}
+        pico.touch(2)
+        assert next_of(q, TouchChanged).quadrant == 2
+
+
+def test_a_bar_plugged_back_without_a_power_cycle_is_no_longer_unplugged(pico):
+    q = queue.Queue()
+    with SensorBar(pico.path, (0, 1, 2, 3), q.put, timing=FAST):
+        assert next_of(q, Fault).message is None
+        pico.unplug()
+        assert "sensor bar unplugged" in faults_until(q, "sensor bar unplugged")
+        pico.replug(power_cycle=False)  # the same boot carries on: no hello news for the host
+        assert faults_until(q, None)[-1] is None
+        pico.touch(1)
+        assert next_of(q, TouchChanged).quadrant == 1
+
+
+@pytest.fixture
+def raw_mcu():
+    """A pty whose far end the test writes frames to by hand."""
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    yield master, os.ttyname(slave)
+    os.close(master)
+    os.close(slave)
+
+
+def test_an_incompatible_firmware_stays_on_the_display_until_a_compatible_one_boots(raw_mcu):
+    master, path = raw_mcu
+    q = queue.Queue()
+    patient = LinkTiming(heartbeat_s=0.05, mcu_timeout_s=5.0)
+    with SensorBar(path, (0, 1, 2, 3), q.put, timing=patient):
+        ready, _, _ = select.select([master], [], [], 5.0)  # the host's first heartbeat: open
+        assert ready
+        os.write(master, encode(Hello(2, (2, 0, 0), 0x1234, 1), 0))
+        os.write(master, encode(Heartbeat(1000, 0x1234), 1))
+        # Incompatible, then the boot itself: the boot must not clear the firmware fault.
+        assert [next_of(q, Fault).message for _ in range(2)] == [
+            "sensor bar firmware: update it"] * 2
+        os.write(master, encode(Hello(1, (1, 0, 0), 0x5678, 3), 0))
+        assert next_of(q, Fault).message is None

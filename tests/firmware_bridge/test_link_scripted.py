@@ -11,7 +11,14 @@ import tty
 import pytest
 
 from firmware_bridge.codec import Decoder, encode
-from firmware_bridge.events import Incompatible, LinkUp, McuBooted, McuStatus, Touch
+from firmware_bridge.events import (
+    Incompatible,
+    LinkUp,
+    McuBooted,
+    McuStatus,
+    SensorState,
+    Touch,
+)
 from firmware_bridge.link import Link, LinkTiming
 from firmware_bridge.messages import (
     ChannelStatus,
@@ -135,6 +142,20 @@ def test_an_incompatible_mcu_is_reported_and_its_touches_ignored(link, mcu):
     assert (bad.protocol, bad.supported) == (2, 1)
     assert [e.boot_id for e in seen if isinstance(e, McuBooted)] == [0xB0, 0xB1]
     assert [e.quadrant for e in seen if isinstance(e, Touch)] == [3]
+
+
+def test_the_sensor_flag_is_reported_when_it_changes(link, mcu):
+    mcu.write(Hello(1, (1, 0, 0), 0xC0, 1), 0)
+    mcu.write(Heartbeat(1, 0xC0, 0, 3), 1)   # the sensor answers from the start: not news
+    mcu.write(Heartbeat(2, 0xC0, 0, 2), 2)   # it stopped answering
+    mcu.write(Heartbeat(3, 0xC0, 0, 2), 3)
+    mcu.write(Heartbeat(4, 0xC0, 0, 3), 4)   # back
+    mcu.write(Hello(1, (1, 0, 0), 0xC1, 2), 0)
+    mcu.write(Heartbeat(1, 0xC1, 0, 0), 1)   # a boot whose sensor is dead from the start
+    seen = [(e.ok, e.boot_id) for e in events_until_marker(link, mcu, 2)
+            if isinstance(e, SensorState)]
+    # the marker, a status reply, says the sensor answers
+    assert seen == [(False, 0xC0), (True, 0xC0), (False, 0xC1), (True, 0xC1)]
 
 
 def test_a_request_gets_its_own_answer_even_after_others(link, mcu):
