@@ -5,7 +5,9 @@ crowded layouts, at the Pi camera modes' own sizes, a new rig every few frames),
 rig on its empty-board frame, then reads every frame twice: with the rig's calibration, and from
 scratch (finding the board in the frame). Against the frames' truth it prints:
 
-  on-board discs   found, zoned right (an unflagged wrong zone is the worst error), flagged
+  on-board discs   found, zoned right (an unflagged wrong zone is the worst error), flagged:
+                   for the zone within 1 mm of a line (the targets allow it), for the side (a
+                   board showing one side only before the match has shown both colours)
   sides            right side among found discs
   frames           with no false disc, with exact totals (every disc's zone as read), with exact
                    totals once the flagged discs are checked
@@ -44,6 +46,7 @@ from rules.board import STANDARD as BOARD  # noqa: E402
 from vision import calibrate, read_board  # noqa: E402
 from vision.camera import CameraModel  # noqa: E402
 from vision.seats import seat_side  # noqa: E402
+from vision.zones import FLAG_SIGMAS  # noqa: E402
 
 SIDE_OF = {0: "right", 1: "bottom", 2: "left", 3: "top"}  # picture angle / 90, y down
 
@@ -114,7 +117,10 @@ class Tally:
             c["sides right"] += d.team == t["team"]
             c["found"] += 1
             c["flagged"] += d.uncertain
-            c["flagged for the side"] += not d.side_sure
+            zone_doubt = d.margin_mm < FLAG_SIGMAS * d.sigma_mm
+            c["flagged for the side"] += d.uncertain and not zone_doubt
+            c["flagged for the zone, within 1 mm of a line"] += (
+                zone_doubt and BOARD.zone_margin(math.hypot(t["x_mm"], t["y_mm"])) <= 1.0)
             zone_ok = d.zone == t["zone"]
             if d.uncertain:  # the operator looks and sets it right
                 checked[t["team"]] += t["zone"]
@@ -140,6 +146,7 @@ class Tally:
         for d in reading.discs:  # false discs count as read
             if all(p[1] is not d for p in pairs):
                 checked[d.team] += d.zone
+                c["false discs that score unflagged"] += d.zone > 0 and not d.uncertain
         c["exact totals once flagged checked"] += tuple(checked) == exact
 
     def merge(self, other: Tally) -> None:
@@ -166,7 +173,14 @@ class Tally:
         print(f"  ... wrong and unflagged          {int(c['wrong and unflagged'])}")
         print(f"  ditch discs found                {pct('ditch found', 'ditch discs')}")
         print(f"  flagged (all found discs)        {pct('flagged', 'found')}")
-        print(f"  ... of them for the side         {pct('flagged for the side', 'found')}")
+        print("  ... for the zone, within 1 mm    "
+              f"{pct('flagged for the zone, within 1 mm of a line', 'found')}")
+        print("  ... for the side (one colour)    "
+              f"{pct('flagged for the side', 'found')}")
+        c["flagged, not within 1 mm"] = (c["flagged"]
+                                         - c["flagged for the zone, within 1 mm of a line"])
+        print("  ... all but within 1 mm          "
+              f"{pct('flagged, not within 1 mm', 'found')}")
         print(f"  flagged, > 1 mm from a line      "
               f"{pct('flagged > 1 mm from a line', 'on-board > 1 mm from a line')}")
         print(f"  ... for the zone                 "
@@ -175,7 +189,8 @@ class Tally:
         print(f"  frames without a false disc      "
               f"{100 * (1 - c['frames with a false disc'] / n):6.2f}%  "
               f"({int(n - c['frames with a false disc'])}/{int(n)}; "
-              f"{int(c['false discs'])} false discs)")
+              f"{int(c['false discs'])} false discs, "
+              f"{int(c['false discs that score unflagged'])} scoring unflagged)")
         print(f"  frames with exact totals         {100 * c['exact totals'] / n:6.2f}%")
         print(f"  ... once flagged discs checked   "
               f"{100 * c['exact totals once flagged checked'] / n:6.2f}%")

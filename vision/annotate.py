@@ -45,8 +45,10 @@ def _rim(reading: Reading, d: DiscReading, radius: float) -> np.ndarray:
 
 def annotate(frame: np.ndarray, reading: Reading) -> np.ndarray:
     """A copy of ``frame`` (BGR) with the reading drawn on it."""
-    img = (frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)).copy()
-    img = cv2.convertScaleAbs(img, alpha=0.8)  # a little dimmer, so the marks stand out
+    img = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    # a little dimmer, so the marks stand out; a new picture (the frame stays as it was), and
+    # only one: on the Pi the daemon's memory peaks here
+    img = cv2.convertScaleAbs(img, alpha=0.8)
     scale_px = max(img.shape[:2]) / 1500.0
     thick = max(2, round(3 * scale_px))
     board = reading.board

@@ -172,8 +172,9 @@ def candidates(view: TopView, board: Board, *, min_strength: float = 4.0) -> lis
                        float(np.median(energy[surface])) + 1.0,
                        float(np.median(energy[ditch])) + 1.0 if ditch.any() else 1.0)
     sectors = _sector_responses(a, b, board.disc_radius * view.ppm)
-    strength = np.partition(sectors, _WEAK_SECTORS, axis=0)[_WEAK_SECTORS] / typical
     score = sectors.mean(axis=0) / typical
+    sectors.partition(_WEAK_SECTORS, axis=0)  # in place: the largest array of a reading
+    strength = sectors[_WEAK_SECTORS] / typical
     on_board = (rr < board.ditch_radius - board.disc_radius + 3.0) & (
         rr > board.hole_diameter / 2 - 4.0)
     span = int(2 * round(0.55 * board.disc_radius * view.ppm) + 1)

@@ -61,9 +61,10 @@ def grey_of(frame: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.float32)
 
 
-def check_exposure(grey: np.ndarray, name: str = "the frame") -> None:
-    """Refuses a frame too dark or too flat to hold a board's lines."""
-    small = grey[::8, ::8]
+def check_exposure(grey: np.ndarray, name: str = "the frame", step: int = 8) -> None:
+    """Refuses a frame too dark or too flat to hold a board's lines (judged on every
+    ``step``-th pixel: pass a grey already thinned out with ``step=1``)."""
+    small = grey[::step, ::step]
     lo, hi = np.percentile(small, [5, 95])
     if hi < 40:
         raise TooDark(f"{name} is too dark to read the board (95% of it below grey level "
