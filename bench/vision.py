@@ -166,6 +166,8 @@ class Tally:
 
         print(f"\n== {title}: {int(c['frames'])} frames, {int(c['on-board discs'])} on-board "
               f"discs, {int(c['ditch discs'])} in the ditch")
+        if c["frames not read"]:
+            print(f"  frames refused (their discs count as missed): {int(c['frames not read'])}")
         print(f"  on-board discs found             {pct('on-board found', 'on-board discs')}")
         print(f"  ... zoned right                  {pct('zone right', 'on-board discs')}")
         print("  ... zoned right or flagged       "
@@ -252,9 +254,12 @@ def bench_sim(folder: Path, frames: int, seed: int, per_rig: int, reuse: bool = 
                 try:
                     reading = read_board(frame, cal if use_cal else None, name=item["image"],
                                          colours=seen.get((rig, use_cal)))
-                except Exception as exc:
+                except Exception as exc:  # every disc of the frame missed
                     tally.failures.append(f"{item['image']}: {type(exc).__name__}: {exc}")
                     tally.c["frames"] += 1
+                    tally.c["frames not read"] += 1
+                    for t in truth["discs"]:
+                        tally.c["ditch discs" if t["in_ditch"] else "on-board discs"] += 1
                     continue
                 ms = (time.perf_counter() - t0) * 1000
                 if reading.sides_seen is not None:

@@ -85,13 +85,16 @@ def find_turn(grey: np.ndarray, camera: CameraModel, board: Board,
         if strength > 6.0:
             deg = pos * 360.0 / _BINS - 45.0
             return Turn(_fold(deg, 90.0), "quadrant lines", strength)
+    # on the 15 line and just either side of it; each ring's own departures from its usual
+    # level, added up: a peg may be lighter than the wood on one side of the line and its
+    # shadow darker on the other, which a mean over the rings would cancel
     half = board.line_width / 2 + board.peg_diameter / 4
-    samples = _ring_samples(grey, camera, board.fifteen_radius + np.array([-half, half]))
-    with np.errstate(all="ignore"):
-        prof = np.nanmean(samples, axis=1)
-    prof = np.nan_to_num(prof, nan=float(np.nanmedian(prof)))
+    samples = _ring_samples(grey, camera, board.fifteen_radius + np.array([-half, 0.0, half]))
     width = max(2, round(board.peg_diameter / board.fifteen_radius * _BINS / (2 * np.pi)))
-    dev = np.abs(prof - np.median(prof))
+    dev = np.zeros(_BINS)
+    for ring in samples.T:
+        level = float(np.nanmedian(ring)) if np.isfinite(ring).any() else 0.0
+        dev += np.abs(np.nan_to_num(ring, nan=level) - level)
     ridge = _ridge(cv2.blur(dev.reshape(1, -1), (width, 1)).ravel(), width)
     pos, strength = _fold_peak(ridge, _BINS // board.peg_count)
     if strength > 4.0:

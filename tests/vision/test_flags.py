@@ -60,23 +60,3 @@ def test_the_gap_between_touching_discs_is_not_a_disc(number, gap, beside):
     assert sum(any(math.dist((d.x_mm, d.y_mm), (t.x_mm, t.y_mm)) < 3 for d in reading.discs)
                for t in near) >= beside
 
-
-def test_discs_along_a_quadrant_line_do_not_turn_the_board():
-    """A board of the benchmark's play (seed 11) whose discs, read from scratch, once came out
-    turned 20 degrees: a row of them made a stronger ridge than one quadrant line. The lines
-    show in all four quarters, a row of discs in one."""
-    number = 40
-    rig = next(r for r in plan_frames(number + 1, 11, boards="play")
-               if r.rounds[0][0] <= number <= r.rounds[-1][0])
-    q = rig.scene.sensor.jpeg_quality
-    _, state, seed = next(r for r in rig.rounds if r[0] == number)
-    reading = read_board(decode(render(state, rig.scene, seed=seed), q))
-    board = [t for t in state.discs if not t.in_ditch()]  # the ditch's are placed less exactly
-    turns = []
-    for quarter in range(4):
-        a = quarter * math.pi / 2
-        c, s = math.cos(a), math.sin(a)
-        turns.append(sum(any(math.dist((d.x_mm * c - d.y_mm * s, d.x_mm * s + d.y_mm * c),
-                                       (t.x_mm, t.y_mm)) < 3 for d in reading.discs)
-                         for t in board))
-    assert len(board) >= 3 and max(turns) == len(board)
