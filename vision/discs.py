@@ -267,17 +267,20 @@ def ditch_colour(view: TopView, discs: np.ndarray, board: Board, sectors: int = 
 
 def surround_colour(view: TopView, discs: np.ndarray, board: Board, *, inner_mm: float = 3.0,
                     outer_mm: float = 9.0) -> tuple[np.ndarray, np.ndarray]:
-    """The colour just around each disc (n, 3; BGR), and the share of that ring seen bare.
+    """The colour just around each disc (n, 3; BGR; NaN where too little of it is bare), and
+    the ring's lighter quarter (its upper quartile, per channel).
 
-    The median over a ring a few mm outside the rim, other discs masked: what a disc's face
-    must differ from. Where discs touch in a cluster, the gap between them is ringed by rims
-    too; its "face" is the board's own colour, the same as the bare board beside it, while a
-    coarse average over the neighbourhood (print, lines, other discs) can differ from both."""
+    Taken over a ring a few mm outside the rim, other discs, the hole and the surface's edge
+    masked: what a disc's face must differ from. Where discs touch in a cluster, the gap between
+    them is ringed by rims too; its "face" is the board's own colour, lit, as is the bare board
+    beside it where the discs' contact shadows do not fall, while a coarse average over the
+    neighbourhood (print, lines, other discs) can differ from both."""
     discs = np.asarray(discs, np.float64).reshape(-1, 2)
     n = len(discs)
     out = np.full((n, 3), np.nan)
+    lit = np.full((n, 3), np.nan)
     if n == 0:
-        return out, np.zeros(0)
+        return out, lit
     ang = (np.arange(36) + 0.5) * (2 * np.pi / 36)
     rad = np.linspace(board.disc_radius + inner_mm, board.disc_radius + outer_mm, 3)
     ux, uy = (np.cos(ang)[:, None] * rad).ravel(), (np.sin(ang)[:, None] * rad).ravel()
@@ -296,10 +299,13 @@ def surround_colour(view: TopView, discs: np.ndarray, board: Board, *, inner_mm:
     ditch = np.hypot(discs[:, 0], discs[:, 1]) > board.surface_radius
     sr = np.hypot(sx, sy)
     keep &= np.where(ditch[:, None], (sr > board.surface_radius + 3.0)
-                     & (sr < board.ditch_radius - 2.0), sr < board.surface_radius - 2.0)
+                     & (sr < board.ditch_radius - 2.0),
+                     (sr < board.surface_radius - 2.0) & (sr > board.hole_diameter / 2 + 2.0))
     colours = view.image[row, col]
     colours = np.sort(np.where(keep[..., None], colours, np.inf), axis=1)  # kept ones first
     count = keep.sum(axis=1)
     enough = count >= 12
-    out[enough] = colours[np.flatnonzero(enough), (count[enough] - 1) // 2]  # their median
-    return out, keep.mean(axis=1)
+    rows = np.flatnonzero(enough)
+    out[enough] = colours[rows, (count[enough] - 1) // 2]  # their median
+    lit[enough] = colours[rows, 3 * (count[enough] - 1) // 4]  # and upper quartile
+    return out, lit

@@ -49,6 +49,7 @@ MIN_POINTS = 8            # far-half profiles agreeing with the fit
 MAX_SPREAD_MM = 0.8       # their scatter about it
 MIN_FACE_CONTRAST = 0.2   # log-colour distance of the top face from the bare board around it
 MIN_DITCH_CONTRAST = 0.095  # ... from the ditch's floor (a disc there scores nothing either way)
+MIN_LIT_CONTRAST = 0.12  # ... and from its lighter quarter (a gap's face is the lit board)
 MAX_FACE_UNEVEN = 0.2     # median log-colour distance of the face's samples from its colour
 MAX_RADIUS_OFF_MM = 1.6  # apparent radius against the disc's
 
@@ -186,9 +187,11 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     light = board_light(view, xy, board)[:, ::-1]
     around = np.where((np.hypot(xy[:, 0], xy[:, 1]) < board.surface_radius)[:, None], light,
                       ditch_colour(view, xy, board)[:, ::-1])
-    ring, _ = surround_colour(view, xy, board)
+    ring, lit = surround_colour(view, xy, board)
     around = np.where(np.isnan(ring), around, ring[:, ::-1])
-    keep = [i for i, r in enumerate(rims) if _is_disc(r, faces[i], even[i], around[i], board)]
+    lit = np.where(np.isnan(lit), around, lit[:, ::-1])
+    keep = [i for i, r in enumerate(rims)
+            if _is_disc(r, faces[i], even[i], around[i], lit[i], board)]
     keep = _distinct([rims[i] for i in keep], keep, board)
     rims, faces, light = [rims[i] for i in keep], faces[keep], light[keep]
     if colours is not None and any(c is None for c in colours):
@@ -212,16 +215,20 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
 
 
 def _is_disc(rim: rimlib.Rim, face: np.ndarray, even: float, around: np.ndarray,
-             board: Board) -> bool:
+             lit: np.ndarray, board: Board) -> bool:
     """Whether a measured rim is a disc's: a circle of the disc's size found over enough of its
     round, around an even top face of another colour than the bare board (or ditch) just
-    around it. A ring of the board's print (a numeral's 0), grain, a line's curve or the gap
-    between touching discs has the board's colour inside, or print and board mixed."""
+    around it, and than the lit part of it. A ring of the board's print (a numeral's 0), grain,
+    a line's curve or the gap between touching discs has the board's colour inside, or print
+    and board mixed; a gap's inside is lit board, darker around only where the discs' contact
+    shadows fall."""
     contrast = float(np.linalg.norm(np.log(face + 8.0) - np.log(around + 8.0)))
     least = MIN_DITCH_CONTRAST if rim.in_ditch else MIN_FACE_CONTRAST
+    unlike_lit = rim.in_ditch or float(
+        np.linalg.norm(np.log(face + 8.0) - np.log(lit + 8.0))) >= MIN_LIT_CONTRAST
     return (rim.points >= MIN_POINTS and rim.spread_mm <= MAX_SPREAD_MM
             and abs(rim.radius_mm - board.disc_radius) <= MAX_RADIUS_OFF_MM
-            and rim.coverage >= MIN_COVERAGE and contrast >= least
+            and rim.coverage >= MIN_COVERAGE and contrast >= least and unlike_lit
             and even <= MAX_FACE_UNEVEN)
 
 
