@@ -11,6 +11,8 @@ scratch (finding the board in the frame). Against the frames' truth it prints:
   sides            right side among found discs
   frames           with no false disc, with exact totals (every disc's zone as read), with exact
                    totals once the flagged discs are checked
+  turn             frames whose board came out turned over a degree off (a quarter turn is free
+                   without a calibration): their discs' positions turn with it, not their zones
   errors           radial position error (mm) and its ratio to the uncertainty given
   speed            median ms per read_board on decoded frames, per frame size (load average too)
 
@@ -57,17 +59,33 @@ def seat0_of(truth: dict) -> str:
     return SIDE_OF[round(seat_side(cam, BOARD) / 90.0) % 4]
 
 
-def turn(xy: np.ndarray, quarter: int) -> np.ndarray:
-    a = quarter * math.pi / 2
+def turn(xy: np.ndarray, degrees: float) -> np.ndarray:
+    a = math.radians(degrees)
     c, s = math.cos(a), math.sin(a)
     return xy @ np.array([[c, s], [-s, c]])
 
 
-def match(found: list, truth: list, quarters: tuple[int, ...]) -> tuple[list, int, int]:
-    """Pairs found discs with true ones (nearest within 8 mm, best of the allowed quarter
-    turns). Returns [(truth, found or None)], false count, quarter used."""
+def best_turn(found: list, truth: list) -> float:
+    """The turn (degrees) that lays most found discs within 8 mm of true ones: how far the
+    reading's board is turned from the truth's."""
+    if not found or not truth:
+        return 0.0
+    fxy = np.array([[d.x_mm, d.y_mm] for d in found])
+    txy = np.array([[t["x_mm"], t["y_mm"]] for t in truth])
+    a = np.radians(np.arange(0.0, 360.0, 0.25))
+    c, s = np.cos(a)[:, None], np.sin(a)[:, None]
+    rx, ry = fxy[None, :, 0] * c - fxy[None, :, 1] * s, fxy[None, :, 0] * s + fxy[None, :, 1] * c
+    d = np.hypot(rx[..., None] - txy[None, None, :, 0], ry[..., None] - txy[None, None, :, 1])
+    hits = (d.min(axis=2) < 8.0).sum(axis=1)
+    close = -d.min(axis=2).clip(max=8.0).sum(axis=1)  # among equals, the tightest
+    return float(np.degrees(a[np.lexsort((close, hits))[-1]]))
+
+
+def match(found: list, truth: list, turns: tuple[float, ...]) -> tuple[list, int, float]:
+    """Pairs found discs with true ones (nearest within 8 mm, best of the turns tried).
+    Returns [(truth, found or None)], false count, turn used."""
     best = None
-    for q in quarters:
+    for q in turns:
         fxy = turn(np.array([[d.x_mm, d.y_mm] for d in found]).reshape(-1, 2), q)
         pairs, used = [], set()
         cand = sorted(((math.dist(fxy[j], (t["x_mm"], t["y_mm"])), i, j)
@@ -98,7 +116,17 @@ class Tally:
         c = self.c
         c["frames"] += 1
         self.times[size].append(ms)
-        pairs, false, _ = match(list(reading.discs), truth["discs"], quarters)
+        # the board's turn is part of the reading: a wrong one moves the discs (not their zones
+        # or sides); they are paired as turned, and the turn is counted on its own
+        found = list(reading.discs)
+        off = best_turn(found, truth["discs"])
+        expected = min(quarters, key=lambda q: abs((off - 90 * q + 180) % 360 - 180))
+        wrong = abs((off - 90 * expected + 180) % 360 - 180)
+        turns = (90.0 * expected, off) if wrong > 1.0 else (90.0 * expected,)
+        c["frames turned wrong"] += wrong > 1.0
+        if wrong > 1.0:
+            self.failures.append(f"{name}: board turned {wrong:.1f} degrees off")
+        pairs, false, _ = match(found, truth["discs"], turns)
         c["false discs"] += false
         c["frames with a false disc"] += bool(false)
         exact = tuple(truth["totals"][k] - 20 * truth["twenties"][k] for k in (0, 1))
@@ -193,6 +221,8 @@ class Tally:
               f"({int(n - c['frames with a false disc'])}/{int(n)}; "
               f"{int(c['false discs'])} false discs, "
               f"{int(c['false discs that score unflagged'])} scoring unflagged)")
+        print(f"  board turned over 1 degree off   {int(c['frames turned wrong'])} frames "
+              "(its discs then paired as turned)")
         print(f"  frames with exact totals         {100 * c['exact totals'] / n:6.2f}%")
         print(f"  ... once flagged discs checked   "
               f"{100 * c['exact totals once flagged checked'] / n:6.2f}%")
