@@ -132,6 +132,7 @@ class Tally:
         exact = tuple(truth["totals"][k] - 20 * truth["twenties"][k] for k in (0, 1))
         got = reading.totals
         checked = [0, 0]
+        near_line = [0, 0]  # only discs flagged within 1 mm of a line set by the players
         for t, d in pairs:
             on = not t["in_ditch"]
             key = "on-board" if on else "ditch"
@@ -154,6 +155,10 @@ class Tally:
                 checked[t["team"]] += t["zone"]
             else:
                 checked[d.team] += d.zone
+            if d.uncertain and BOARD.zone_margin(math.hypot(t["x_mm"], t["y_mm"])) <= 1.0:
+                near_line[t["team"]] += t["zone"]
+            else:
+                near_line[d.team] += d.zone
             if on:
                 c["zone right"] += zone_ok
                 c["zone right or flagged"] += zone_ok or d.uncertain
@@ -174,8 +179,10 @@ class Tally:
         for d in reading.discs:  # false discs count as read
             if all(p[1] is not d for p in pairs):
                 checked[d.team] += d.zone
+                near_line[d.team] += d.zone
                 c["false discs that score unflagged"] += d.zone > 0 and not d.uncertain
         c["exact totals once flagged checked"] += tuple(checked) == exact
+        c["exact totals, within 1 mm checked"] += tuple(near_line) == exact
 
     def merge(self, other: Tally) -> None:
         for k, v in other.c.items():
@@ -226,6 +233,8 @@ class Tally:
         print(f"  frames with exact totals         {100 * c['exact totals'] / n:6.2f}%")
         print(f"  ... once flagged discs checked   "
               f"{100 * c['exact totals once flagged checked'] / n:6.2f}%")
+        print(f"  ... only those within 1 mm       "
+              f"{100 * c['exact totals, within 1 mm checked'] / n:6.2f}%")
         if self.err:
             e = np.array(self.err)
             z = e[:, 0] / e[:, 1]
