@@ -206,13 +206,18 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
     total = sum(k.samples for k in circles(board))
     # An unknown lens: if the fit does not take from the typical focal length, start again
     # from shorter and longer ones (a phone held at an angle needs about the right one).
-    tries = [1.0] if guess.sigma < 0.1 else [1.0, 0.73, 1.37, 0.55]
+    known = guess.sigma < 0.1
     best: tuple[CameraModel, RingFit, float] | None = None
-    for k in tries:
+    for k in (1.0, 0.73, 1.37, 0.55):
         got = _fit_from(grey, c, board, Priors(guess.focal_px * k, min(guess.sigma, 0.1)), w, h)
+        if got is not None and known and k != 1.0:
+            # A known lens whose own fit went astray (a board near the frame's edge can pull
+            # the first pose off): another focal length's fit is only a better start; the
+            # lens is fitted again from there, held to what it is.
+            got = _stages(grey, got[0], board, Priors(guess.focal_px, guess.sigma))
         if got is not None and (best is None or got[2] > best[2]):
             best = got
-        if best is not None and best[2] > GOOD_AGREEMENT:
+        if best is not None and best[2] > GOOD_AGREEMENT and best[1].sigma_mm <= 1.5:
             break
     if (best is None or best[2] < MIN_AGREEMENT or best[1].inliers < 0.15 * total
             or best[1].sigma_mm > 1.5):
