@@ -18,7 +18,8 @@ scratch (finding the board in the frame). Against the frames' truth it prints:
 
 The sides' colours seen in a reading that told both sides apart are passed to the rig's next
 readings, as the daemon passes them from round to round of a match (a board with one side's discs
-only cannot say which side it is otherwise). Then the real photos against their hand truth
+only cannot say which side it is otherwise); so are those of a flagged reading right in every
+scoring disc, which the operator would confirm. Then the real photos against their hand truth
 (tests/vision/data/real_truth.json).
 
     python bench/vision.py [--frames 200] [--seed 11] [--per-rig 4] [--keep DIR [--reuse]]
@@ -45,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 from hw_sim.frames import write_frames  # noqa: E402
 from rules.board import STANDARD as BOARD  # noqa: E402
-from vision import calibrate, read_board  # noqa: E402
+from vision import calibrate, confirmed_colours, read_board  # noqa: E402
 from vision.camera import CameraModel  # noqa: E402
 from vision.seats import seat_side  # noqa: E402
 from vision.zones import FLAG_SIGMAS  # noqa: E402
@@ -112,7 +113,9 @@ class Tally:
         self.failures: list[str] = []
 
     def add(self, name: str, reading, truth: dict, quarters: tuple[int, ...], ms: float,
-            size: str) -> None:
+            size: str) -> bool:
+        """Counts a reading; returns whether it was right in every scoring disc (a flagged
+        reading the operator would then confirm as it is)."""
         c = self.c
         c["frames"] += 1
         self.times[size].append(ms)
@@ -183,6 +186,10 @@ class Tally:
                 c["false discs that score unflagged"] += d.zone > 0 and not d.uncertain
         c["exact totals once flagged checked"] += tuple(checked) == exact
         c["exact totals, within 1 mm checked"] += tuple(near_line) == exact
+        scoring_false = any(d.zone > 0 for d in reading.discs if all(p[1] is not d for p in pairs))
+        return not scoring_false and all(
+            d is not None and d.team == t["team"] and d.zone == t["zone"]
+            for t, d in pairs if t["zone"] > 0)
 
     def merge(self, other: Tally) -> None:
         for k, v in other.c.items():
@@ -301,9 +308,11 @@ def bench_sim(folder: Path, frames: int, seed: int, per_rig: int, reuse: bool = 
                         tally.c["ditch discs" if t["in_ditch"] else "on-board discs"] += 1
                     continue
                 ms = (time.perf_counter() - t0) * 1000
+                right = tally.add(item["image"], reading, truth, quarters, ms, size)
                 if reading.sides_seen is not None:
                     seen[(rig, use_cal)] = reading.sides_seen
-                tally.add(item["image"], reading, truth, quarters, ms, size)
+                elif reading.uncertain and right:  # the operator confirms it as it is
+                    seen[(rig, use_cal)] = confirmed_colours(seen.get((rig, use_cal)), reading)
         with_cal.report(f"{source}, with the rig's calibration")
         without.report(f"{source}, board found in each frame (no calibration)")
         total[True].merge(with_cal)

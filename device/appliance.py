@@ -37,6 +37,7 @@ from device.store import EventStore
 from device.view import twenty_side
 from rules import (
     BoardReading,
+    Confirm,
     Event,
     Match,
     NewMatch,
@@ -71,6 +72,8 @@ class BoardRequests(Protocol):
     def cancel(self) -> None: ...
 
     def new_match(self) -> None: ...
+
+    def confirmed(self, token: int) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,7 @@ class Appliance:
         self._display_wait = 0.0
         self._store_retry_at = 0.0
         self._board_token: int | None = None
+        self._read_token: int | None = None  # the token of the camera reading last committed
         self._board_asked_at = 0.0
         self._shown: tuple[Match | None, DaemonStatus] | None = None
         self.menu = Menu(player_sets or (default_match.players,))
@@ -260,6 +264,10 @@ class Appliance:
         self.faults.pop("store", None)
         self.committed[str(meta.get("source"))] += 1
         self.match = after
+        if isinstance(ev, BoardReading):  # which camera reading is the latest, if any
+            self._read_token = inp.token if isinstance(inp, BoardRead) else None
+        elif isinstance(ev, Confirm) and self._read_token is not None and self.board is not None:
+            self.board.confirmed(self._read_token)  # the camera may learn from the check
         if isinstance(ev, Twenty):
             self._flash = (twenty_side(before, ev), self.clock() + self.timing.flash_s)
         self._after_change(before)

@@ -4,6 +4,7 @@ picture of each reading kept for the players to look at later."""
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from pathlib import Path
 
@@ -16,6 +17,8 @@ from rules import Disc
 from rules.errors import CrokiscoreError
 
 log = logging.getLogger(__name__)
+
+RGB = tuple[int, int, int]
 
 
 class VisionReader:
@@ -33,19 +36,35 @@ class VisionReader:
             raise CameraError(f"camera calibration: {exc}") from exc
         self.pictures = Path(config.camera.pictures) if config.camera.pictures else None
         self.count = 0
-        self.learnt: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None
+        self.learnt: tuple[RGB | None, RGB | None] | None = None
+        self.last = None  # the latest reading (a vision.Reading)
+        self._lock = threading.Lock()  # confirmed() comes from the main loop
 
     def new_match(self) -> None:
         """The colours seen belong to the discs of the match that ended."""
-        self.learnt = None
+        with self._lock:
+            self.learnt = None
+            self.last = None
+
+    def confirmed(self) -> None:
+        """The operator checked the latest reading and accepted it, sides and all: its colours
+        are each side's for the rest of the match. A board showing one side only teaches that
+        side's colour, so the next such board is not asked about again."""
+        with self._lock:
+            if self.last is not None and self.colours is None:
+                self.learnt = self._vision.confirmed_colours(self.learnt, self.last)
 
     def __call__(self, frame: np.ndarray) -> tuple[tuple[Disc, ...], str | None]:
         v = self._vision
         # Colours seen in an earlier round of the match decide the sides of a board that shows
         # one side only (on its own, a lone colour could be either side's).
-        reading = v.read_board(frame, self.calibration, colours=self.colours or self.learnt)
-        if self.colours is None and reading.sides_seen is not None:
-            self.learnt = reading.sides_seen
+        with self._lock:
+            colours = self.colours or self.learnt
+        reading = v.read_board(frame, self.calibration, colours=colours)
+        with self._lock:
+            self.last = reading
+            if self.colours is None and reading.sides_seen is not None:
+                self.learnt = reading.sides_seen
         self.count += 1
         picture = None
         if self.pictures is not None:

@@ -53,6 +53,7 @@ class BoardWatcher:
         self.clock = clock
         self._wake = threading.Condition()
         self._token: int | None = None
+        self._delivered: int | None = None  # the token of the reader's latest reading sent
         self._now = False
         self._stop = False
         self._thread = threading.Thread(target=self._run, name="board-watcher", daemon=True)
@@ -72,6 +73,15 @@ class BoardWatcher:
         forget = getattr(self.reader, "new_match", None)
         if forget is not None:
             forget()
+
+    def confirmed(self, token: int) -> None:
+        """The operator accepted the reading made for ``token``: the reader may learn from it
+        (the sides' colours), if it is the reading the reader made last."""
+        learn = getattr(self.reader, "confirmed", None)
+        with self._wake:
+            latest = self._delivered == token
+        if learn is not None and latest:
+            learn()
 
     def cancel(self) -> None:
         with self._wake:
@@ -95,7 +105,10 @@ class BoardWatcher:
                 if self._wait_still(token):
                     frame = self.camera.capture()
                     discs, picture = self.reader(frame)
-                    if self._current()[0] == token:
+                    with self._wake:
+                        wanted = self._token == token
+                        self._delivered = token if wanted else None
+                    if wanted:
                         self.put(BoardRead(token, discs, self.clock(), picture))
             except CrokiscoreError as exc:
                 log.warning("board reading failed: %s", exc)

@@ -17,10 +17,10 @@ from vision.errors import (
     UnreadableImage,
     VisionError,
 )
-from vision.reading import DiscReading, Reading, read_board, to_discs
+from vision.reading import DiscReading, Reading, confirmed_colours, read_board, to_discs
 
 __all__ = [
     "Calibration", "CalibrationError", "DiscReading", "NoBoardFound", "Reading", "TooDark",
     "TooManyColours", "UnreadableImage", "VisionError", "annotate", "calibrate",
-    "load_calibration", "read_board", "save_calibration", "to_discs",
+    "confirmed_colours", "load_calibration", "read_board", "save_calibration", "to_discs",
 ]

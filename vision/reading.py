@@ -121,6 +121,15 @@ class Reading:
         return BoardReading(tuple(d.to_disc() for d in self.discs))
 
 
+def confirmed_colours(known: tuple[RGB | None, RGB | None] | None,
+                      reading: Reading) -> tuple[RGB | None, RGB | None]:
+    """The sides' colours known once the players confirm ``reading`` (sides and all): its own,
+    and for a side it showed no disc of, what was known before. A board showing one side only
+    so teaches that side's colour, and the next such board need not be asked about."""
+    old = known or (None, None)
+    return reading.colours[0] or old[0], reading.colours[1] or old[1]
+
+
 def to_discs(reading: Reading) -> tuple[Disc, ...]:
     """The reading as the rules engine's discs."""
     return tuple(d.to_disc() for d in reading.discs)
@@ -161,7 +170,8 @@ def locate(frame: np.ndarray, calibration: Calibration | None, board: Board, *,
 
 
 def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
-               colours: tuple[RGB, RGB] | None = None, board: Board | None = None,
+               colours: tuple[RGB | None, RGB | None] | None = None,
+               board: Board | None = None,
                focal_px: float | None = None, seat0: str = "bottom",
                name: str = "the frame") -> Reading:
     """Reads every disc of a BGR frame (the module docstring's steps).
@@ -169,7 +179,8 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     ``calibration``: the fixed rig's (see :mod:`vision.calibration`); without one the board is
     found in the frame, seat 0 taken to sit at the frame's ``seat0`` edge. ``colours``: the two
     sides' disc colours (RGB, team 0 first) when named in the config or seen in an earlier
-    reading of the match (``Reading.colours``); otherwise team 0 is the darker.
+    reading of the match (``Reading.sides_seen``), or one side's (the other None) once an
+    operator confirmed a reading that showed that side only; otherwise team 0 is the darker.
     """
     frame = _check_frame(frame, name)
     board = board or (calibration.board if calibration is not None else STANDARD)
@@ -194,8 +205,6 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             if _is_disc(r, faces[i], even[i], around[i], lit[i], board)]
     keep = _distinct([rims[i] for i in keep], keep, board)
     rims, faces, light = [rims[i] for i in keep], faces[keep], light[keep]
-    if colours is not None and any(c is None for c in colours):
-        colours = None
     sides = assign(faces, colours, light)
     rims = _side_radius(rims, sides.teams, board)
     discs = []

@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 
 RGB = tuple[int, int, int]
 _SEPARATE = 0.6     # log-colour distance (e ** 0.6: 1.8 times) that two sides must be apart
+_SAME = 0.3         # a disc this near a known side's colour is that side's
 _RATIO = 3.0        # ... and this many times their spread
 _THIRD = 0.6        # a side splits in two colours only this far apart (light varies a lot)
 _THIRD_RATIO = 4.0
@@ -146,12 +147,15 @@ def _odd_ones(x: np.ndarray, labels: np.ndarray) -> np.ndarray:
     return odd
 
 
-def assign(faces: np.ndarray, colours: tuple[RGB, RGB] | None = None,
+def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = None,
            light: np.ndarray | None = None) -> Sides:
     """Teams for discs whose top faces have the given colours (n, 3; RGB). ``light``: the lit
     board's colour near each disc (n, 3; RGB); the discs' colours are then compared relative to
-    it, so a lamp's falloff across the board does not split a side in two."""
+    it, so a lamp's falloff across the board does not split a side in two. ``colours``: the two
+    sides' colours, or one of them (the other None)."""
     n = len(faces)
+    if colours is not None and colours[0] is None and colours[1] is None:
+        colours = None
     if n == 0:
         return Sides((), (), colours if colours else (None, None))
     raw = _log(faces)
@@ -169,6 +173,8 @@ def assign(faces: np.ndarray, colours: tuple[RGB, RGB] | None = None,
         two = _apart(x, labels, centres)
         if two:
             odd = _odd_ones(x, labels)
+    if colours is not None and (colours[0] is None) != (colours[1] is None):
+        return _one_known(faces, raw, colours, labels if two else None, odd)
     if colours is not None:
         ref = _log(np.array(colours))
         d = np.linalg.norm(raw[:, None] - ref[None], axis=-1)
@@ -192,6 +198,24 @@ def assign(faces: np.ndarray, colours: tuple[RGB, RGB] | None = None,
     team = 0 if float(np.median(_luma(x))) < math.log(100.0 + 8.0) else 1
     teams = np.full(n, team)
     return Sides(tuple(int(t) for t in teams), (False,) * n, _seen(faces, teams))
+
+
+def _one_known(faces: np.ndarray, raw: np.ndarray, colours: tuple[RGB | None, RGB | None],
+               labels: np.ndarray | None, odd: np.ndarray) -> Sides:
+    """Sides when one side's colour is known (an operator confirmed a reading that showed that
+    side only). Two sets are in play, so a colour clearly unlike the known one is the other
+    side's; one in between is given to the nearer guess and marked unsure."""
+    known = 0 if colours[0] is not None else 1
+    d = np.linalg.norm(raw - _log(np.array(colours[known])), axis=1)
+    if labels is not None:  # two groups on the board: the nearer one is the known side
+        near = int(np.argmin([d[labels == k].mean() for k in (0, 1)]))
+        teams = np.where(labels == near, known, 1 - known)
+        return Sides(tuple(int(t) for t in teams), tuple(bool(o) for o in ~odd),
+                     _seen(faces, teams))
+    teams = np.where(d < 0.5 * (_SAME + _SEPARATE), known, 1 - known)
+    sure = (d < _SAME) | (d > _SEPARATE)
+    return Sides(tuple(int(t) for t in teams), tuple(bool(v) for v in sure),
+                 _seen(faces, teams))
 
 
 def _seen(faces: np.ndarray, teams: np.ndarray) -> tuple[RGB | None, RGB | None]:

@@ -39,3 +39,59 @@ def test_a_missing_calibration_is_a_camera_error(tmp_path):
     config = replace(config, camera=replace(config.camera, calibration=str(tmp_path / "no.json")))
     with pytest.raises(CameraError, match="camera calibration"):
         VisionReader(config)
+
+
+def test_a_confirmed_one_side_board_teaches_that_side_s_colour(tmp_path):
+    """The first board of a match shows one side's discs only: the box cannot tell whose and
+    asks. Once the operator confirms it, the next such board is not asked about again, and a
+    board of the other colour is the other side's."""
+    import queue
+
+    from device.appliance import Appliance
+    from device.camera import TableCamera
+    from device.inputs import BoardRead, Operator
+    from device.scoreboard import TextScreen
+    from device.store import EventStore
+    from device.watcher import BoardWatcher, Settle
+    from rules import Confirm, NewMatch, Shot
+
+    with SimTable(seed=5, width=1014, height=760) as table, \
+            EventStore(tmp_path / "events.db") as store:
+        cal = vision.calibrate(table.camera.capture(), seat0=table.seat0_edge())
+        vision.save_calibration(cal, tmp_path / "cal.json")
+        config = parse({"backend": "sim", "camera": {"kind": "sim",
+                                                     "calibration": str(tmp_path / "cal.json")}})
+        reader = VisionReader(config)
+        inputs: queue.Queue = queue.Queue()
+        watcher = BoardWatcher(TableCamera(table.camera), reader, inputs.put,
+                               Settle(frames=1, interval_s=0.0, threshold=255.0))
+        t = [1000.0]
+        a = Appliance(store, TextScreen(lambda _: None), NewMatch("tournament-singles",
+                                                                 ("Ann", "Bob")),
+                      board=watcher, clock=lambda: t[0], wall=lambda: t[0])
+        a.restore()
+
+        def round_with(board: BoardState):
+            table.set_board(board)
+            while a.match.expect().what == "shot":
+                t[0] += 1
+                a.step(Operator(Shot(a.match.expect().seat), t[0]))
+            got = inputs.get(timeout=30)
+            assert isinstance(got, BoardRead)
+            a.step(got)
+            return got
+
+        try:
+            got = round_with(BoardState((PlacedDisc(10.0, 70.0, 0), PlacedDisc(0, -250, 0))))
+            # whose are they? the darker side's, it guesses, and asks
+            assert [(d.team, d.uncertain) for d in got.discs] == [(0, True), (0, True)]
+            assert a.match.expect().what == "confirm"
+            t[0] += 1
+            a.step(Operator(Confirm(), t[0]))
+            assert reader.learnt is not None and reader.learnt[1] is None
+            got = round_with(BoardState((PlacedDisc(-120.0, 10.0, 0),)))
+            assert [(d.team, d.uncertain) for d in got.discs] == [(0, False)]
+            got = round_with(BoardState((PlacedDisc(60.0, -40.0, 1),)))
+            assert [(d.team, d.uncertain) for d in got.discs] == [(1, False)]
+        finally:
+            watcher.close()

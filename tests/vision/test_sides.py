@@ -63,3 +63,23 @@ def test_three_colours_are_refused():
 
 def test_no_discs():
     assert assign(np.zeros((0, 3))).teams == ()
+
+
+def test_one_known_colour_sides_a_board_of_either_colour():
+    """One side's colour known (an operator confirmed a board showing that side only): the
+    same colour is that side's, a clearly different one the other's, both sure."""
+    assert assign(jitter(RED, 4, 4), colours=(None, RED)) == assign(
+        jitter(RED, 4, 4), colours=(BLACK, RED))
+    same = assign(jitter(RED, 4, 4), colours=(None, RED))
+    assert same.teams == (1,) * 4 and all(same.sure)
+    other = assign(jitter(BLACK, 3, 5), colours=(None, RED))
+    assert other.teams == (0,) * 3 and all(other.sure)
+    both = assign(np.concatenate([jitter(BLACK, 2, 6), jitter(RED, 3, 7)]),
+                  colours=(NATURAL, None))  # the natural set plays team 0 here
+    assert both.teams == (1, 1, 0, 0, 0) and all(both.sure)
+
+
+def test_a_colour_between_the_known_one_and_another_is_unsure():
+    between = (176, 55, 52)  # a paler red: a different set, or the same in other light?
+    s = assign(jitter(between, 3, 8, amount=0.01), colours=(None, RED))
+    assert not any(s.sure)
