@@ -9,10 +9,13 @@ bevel moves the steepest change far less than it would in plain levels.
 
 Only the half of the rim facing away from the point below the camera gives the position: on the
 near half the disc's side shows between its top face and the board, and where the side and the
-face are both dark the top's rim cannot be told from the foot's. A disc's apparent radius differs
-a little from the true one (bevels, shadows, blur); the fit first leaves it free, then
-:func:`refit` fixes it at the value measured over a side's discs, which steadies discs whose rim
-is partly spoilt by a neighbour, a line or a peg.
+face are both dark the top's rim cannot be told from the foot's. (A disc whose far half is
+mostly spoilt, against a line, a numeral and a peg at once, is placed with its near half's clear
+profiles too, and given the wider uncertainty of not knowing which edge they found.)
+
+A disc's apparent radius differs a little from the true one (bevels, shadows, blur); the fit
+first leaves it free, then :func:`refit` fixes it at the value measured over a side's discs,
+which steadies discs whose rim is partly spoilt by a neighbour, a line or a peg.
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ class Rim:
     edge_x: np.ndarray
     edge_y: np.ndarray
     use: np.ndarray       # bool per point: on the far half, with a clear edge
+    near_half: bool = False  # placed with its near half's profiles too (its far half spoilt)
 
 
 def to_log(prof: np.ndarray) -> np.ndarray:
@@ -243,15 +247,31 @@ def measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board: 
     far = _far_half(cx, cy, nadir)
     typical = np.array([np.median(strength[i][far[i]]) for i in range(n)])
     clear = ~outside & (strength > np.maximum(floor, 0.3 * typical[:, None]))
-    use = far & clear & ~spoilt(camera, board, centres, z, radius)
+    unspoilt = clear & ~spoilt(camera, board, centres, z, radius)
+    use = far & unspoilt
     few = use.sum(axis=1) < 12  # a disc lying along a line: its clear rays will have to do
     use[few] = (far & clear)[few]
     px, py = cx[:, None] + ca * pos, cy[:, None] + sa * pos
+    start_x, start_y = cx.copy(), cy.copy()
     # Where a dark disc meets a dark numeral or line, its rim does not show and those profiles
     # find some other edge; they can be a third of the half rim, too many for a weighted fit
     # to shrug off. So the circle (of the disc's radius) is the one most profiles agree with,
     # found by trying circles through pairs of them; the rest are dropped.
     cx, cy, agree = _consensus(px, py, use, cx, cy, radius)
+    # A disc against a line, a numeral and a peg at once may keep too few far-half profiles
+    # that agree. Its near half's clear profiles then place it too: there the edge found may be
+    # the foot's rather than the top's, up to the disc's lean further in, which its uncertainty
+    # then allows for (Rim.near_half).
+    near_half = ((use & agree).sum(axis=1) < 12) & (unspoilt.sum(axis=1) >= 20)
+    if near_half.any():
+        idx = np.flatnonzero(near_half)
+        nx, ny, nagree = _consensus(px[idx], py[idx], unspoilt[idx], start_x[idx], start_y[idx],
+                                    radius)
+        better = (unspoilt[idx] & nagree).sum(axis=1) > (use[idx] & agree[idx]).sum(axis=1)
+        near_half[idx[~better]] = False
+        for k, i in enumerate(idx):
+            if better[k]:
+                use[i], agree[i], cx[i], cy[i] = unspoilt[i], nagree[k], nx[k], ny[k]
     use = use & agree
     _, _, fr, _, _ = robust_circles(px, py, use, cx, cy, None)
     fr = np.where(np.isfinite(fr), fr, 0.0)
@@ -274,7 +294,7 @@ def measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board: 
                           float(onrim[i].mean()), int(good[i].sum()), spread, sigma,
                           float(np.median(strength[i][good[i]])),
                           bool(math.hypot(fx[i], fy[i]) > board.surface_radius),
-                          px[i], py[i], use[i]))
+                          px[i], py[i], use[i], bool(near_half[i])))
     return result
 
 

@@ -57,6 +57,8 @@ def sigma_mm(rim: Rim, reg: Registration, board: Board) -> float:
     lean = lean_mm(reg.camera, rim.x_mm, rim.y_mm, board.disc_thickness)
     board_fit = max(SIGMA_BOARD_MM, 0.5 * reg.ring_sigma_mm)
     parallax = math.hypot(lean * reg.focal_sigma, SIGMA_NADIR_MM)
+    if rim.near_half:  # its near-half edges may be the foot's, up to the lean further in
+        parallax = math.hypot(parallax, 0.5 * lean)
     rim_part = math.hypot(SIGMA_RIM_PX * reg.camera.mm_per_px(board.disc_thickness),
                           SIGMA_PER_SPREAD * rim.spread_mm) * max(
                               1.0, FULL_RIM_POINTS / max(rim.points, 1))
