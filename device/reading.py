@@ -7,6 +7,7 @@ import logging
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -15,6 +16,9 @@ from device.config import Config
 from device.errors import CameraError
 from rules import Disc
 from rules.errors import CrokiscoreError
+
+if TYPE_CHECKING:
+    from vision import Reading
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +41,7 @@ class VisionReader:
         self.pictures = Path(config.camera.pictures) if config.camera.pictures else None
         self.count = 0
         self.learnt: tuple[RGB | None, RGB | None] | None = None
-        self.last = None  # the latest reading (a vision.Reading)
+        self.last: Reading | None = None  # the latest reading
         self._lock = threading.Lock()  # confirmed() comes from the main loop
 
     def new_match(self) -> None:

@@ -42,6 +42,22 @@ class TopView:
     def to_board(self, col: np.ndarray, row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return (col + 0.5) / self.ppm - self.extent, self.extent - (row + 0.5) / self.ppm
 
+    @functools.cached_property
+    def grid(self) -> tuple[np.ndarray, np.ndarray]:
+        """Board x and y (mm) of every pixel: made once per view, for all that looks by place."""
+        coord = (np.arange(self.image.shape[0]) + 0.5) / self.ppm - self.extent
+        xx, yy = np.meshgrid(coord, -coord)
+        return xx, yy
+
+    def disc_mask(self, discs: np.ndarray, radius_mm: float) -> np.ndarray:
+        """1 on the view's pixels within ``radius_mm`` of a disc's centre (n, 2; mm), else 0."""
+        mask = np.zeros(self.image.shape[:2], np.uint8)
+        for x, y in discs:
+            cv2.circle(mask, (round((x + self.extent) * self.ppm - 0.5),
+                              round((self.extent - y) * self.ppm - 0.5)),
+                       round(radius_mm * self.ppm), 1, -1)
+        return mask
+
 
 @dataclass(frozen=True, eq=False)
 class ViewMaps:
@@ -160,9 +176,7 @@ def candidates(view: TopView, board: Board, *, min_strength: float = 4.0) -> lis
     jyy = (gy * gy).sum(axis=2)
     a = jxx - jyy
     b = 2 * (gx * gy).sum(axis=2)
-    size = view.image.shape[0]
-    col = (np.arange(size) + 0.5) / view.ppm - view.extent
-    rr = np.hypot(col[None, :], col[:, None])
+    rr = np.hypot(*view.grid)
     # the typical edge energy of the surface and, apart, of the ditch (often a rougher cloth
     # or wood): a rim must stand out from what is around it
     energy = jxx + jyy
@@ -197,13 +211,8 @@ def board_light(view: TopView, discs: np.ndarray, board: Board, cell_mm: float =
         return np.zeros((0, 3))
     img = view.image
     size = img.shape[0]
-    coord = (np.arange(size) + 0.5) / view.ppm - view.extent
-    xx, yy = np.meshgrid(coord, -coord)
-    mask = np.zeros((size, size), np.uint8)
-    for x, y in discs:
-        cv2.circle(mask, (round((x + view.extent) * view.ppm), round((view.extent - y) * view.ppm)),
-                   round((board.disc_radius + 6.0) * view.ppm), 1, -1)
-    bare = (np.hypot(xx, yy) < board.surface_radius - 8.0) & (mask == 0)
+    mask = view.disc_mask(discs, board.disc_radius + 6.0)
+    bare = (np.hypot(*view.grid) < board.surface_radius - 8.0) & (mask == 0)
     cell = max(2, round(cell_mm * view.ppm))
     n = -(-size // cell)
     pad = n * cell - size
@@ -238,14 +247,9 @@ def ditch_colour(view: TopView, discs: np.ndarray, board: Board, sectors: int = 
     if len(discs) == 0:
         return np.zeros((0, 3))
     img = view.image
-    size = img.shape[0]
-    coord = (np.arange(size) + 0.5) / view.ppm - view.extent
-    xx, yy = np.meshgrid(coord, -coord)
+    xx, yy = view.grid
     rr = np.hypot(xx, yy)
-    mask = np.zeros((size, size), np.uint8)
-    for x, y in discs:
-        cv2.circle(mask, (round((x + view.extent) * view.ppm), round((view.extent - y) * view.ppm)),
-                   round((board.disc_radius + 4.0) * view.ppm), 1, -1)
+    mask = view.disc_mask(discs, board.disc_radius + 4.0)
     ring = (rr > board.surface_radius + 6.0) & (rr < board.ditch_radius - 6.0) & (mask == 0)
     sector = (np.arctan2(yy, xx) % (2 * np.pi) * sectors / (2 * np.pi)).astype(int) % sectors
     med = np.full((sectors, 3), np.nan)
@@ -288,11 +292,7 @@ def surround_colour(view: TopView, discs: np.ndarray, board: Board, *, inner_mm:
     size = view.image.shape[0]
     col = np.round((sx + view.extent) * view.ppm - 0.5).astype(int)
     row = np.round((view.extent - sy) * view.ppm - 0.5).astype(int)
-    covered = np.zeros((size, size), np.uint8)  # every disc, out to just beyond its rim
-    for x, y in discs:
-        cv2.circle(covered, (round((x + view.extent) * view.ppm - 0.5),
-                             round((view.extent - y) * view.ppm - 0.5)),
-                   round((board.disc_radius + 1.5) * view.ppm), 1, -1)
+    covered = view.disc_mask(discs, board.disc_radius + 1.5)  # out to just beyond each rim
     inside = (col >= 0) & (col < size) & (row >= 0) & (row < size)
     col, row = np.clip(col, 0, size - 1), np.clip(row, 0, size - 1)
     keep = inside & (covered[row, col] == 0)

@@ -231,10 +231,11 @@ def _is_disc(rim: rimlib.Rim, face: np.ndarray, even: float, around: np.ndarray,
     a line's curve or the gap between touching discs has the board's colour inside, or print
     and board mixed; a gap's inside is lit board, darker around only where the discs' contact
     shadows fall."""
-    contrast = float(np.linalg.norm(np.log(face + 8.0) - np.log(around + 8.0)))
+    log_face = np.log(face + 8.0)
+    contrast = float(np.linalg.norm(log_face - np.log(around + 8.0)))
     least = MIN_DITCH_CONTRAST if rim.in_ditch else MIN_FACE_CONTRAST
     unlike_lit = rim.in_ditch or float(
-        np.linalg.norm(np.log(face + 8.0) - np.log(lit + 8.0))) >= MIN_LIT_CONTRAST
+        np.linalg.norm(log_face - np.log(lit + 8.0))) >= MIN_LIT_CONTRAST
     return (rim.points >= MIN_POINTS and rim.spread_mm <= MAX_SPREAD_MM
             and abs(rim.radius_mm - board.disc_radius) <= MAX_RADIUS_OFF_MM
             and rim.coverage >= MIN_COVERAGE and contrast >= least and unlike_lit

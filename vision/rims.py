@@ -269,9 +269,9 @@ def measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board: 
                                     radius)
         better = (unspoilt[idx] & nagree).sum(axis=1) > (use[idx] & agree[idx]).sum(axis=1)
         near_half[idx[~better]] = False
-        for k, i in enumerate(idx):
-            if better[k]:
-                use[i], agree[i], cx[i], cy[i] = unspoilt[i], nagree[k], nx[k], ny[k]
+        take = idx[better]
+        use[take], agree[take] = unspoilt[take], nagree[better]
+        cx[take], cy[take] = nx[better], ny[better]
     use = use & agree
     _, _, fr, _, _ = robust_circles(px, py, use, cx, cy, None)
     fr = np.where(np.isfinite(fr), fr, 0.0)
