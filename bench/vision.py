@@ -325,7 +325,7 @@ def bench_real() -> None:
     from tests.vision import real  # the same comparison the tests assert on
 
     if not real.TRUTH.exists() or not real.REAL.exists():
-        print("\n(real photos: no hand truth, or no ../shared/data/real beside the checkout)")
+        print(f"\n(real photos: no hand truth, or no photos in {real.REAL})")
         return
     data = real.truth()
     board = real.board_of(data)

@@ -14,9 +14,8 @@ from rules.board import Board
 from vision import Calibration, Reading, read_board
 from vision.camera import CameraModel
 
-ROOT = Path(__file__).resolve().parents[2]
 TRUTH = Path(__file__).with_name("data") / "real_truth.json"
-REAL = ROOT.parent / "shared" / "data" / "real"
+REAL = Path(__file__).with_name("data") / "real"
 MATCH_PX = 40.0  # a found disc matches a hand-marked one this close (discs are ~100 px across)
 
 

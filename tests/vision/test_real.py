@@ -1,4 +1,4 @@
-"""The two real photos (../shared/data/real) against their hand truth (data/real_truth.json).
+"""The two real photos (data/real) against their hand truth (data/real_truth.json).
 
 What holds, asserted as it stands (the report says what does not):
 * the Pi camera photo is read from scratch (the board found in it) with its club board's own
