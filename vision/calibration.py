@@ -28,7 +28,6 @@ from vision.camera import CameraModel
 from vision.discs import PX_PER_MM, ViewMaps, view_maps
 from vision.errors import CalibrationError
 from vision.registration import find_board, grey_of
-from vision.rings import find_points
 from vision.seats import SIDES, find_turn, place_seats
 
 log = logging.getLogger(__name__)
@@ -95,16 +94,17 @@ class Calibration:
 
 
 def calibrate(frame: np.ndarray, *, seat0: str = "bottom", focal_px: float | None = None,
-              board: Board = STANDARD, name: str = "the frame") -> Calibration:
-    """Finds the board on an empty-board frame and fits the camera to it."""
+              board: Board | None = None, name: str = "the frame") -> Calibration:
+    """Finds the board on an empty-board frame, measures its circles (unless ``board`` states
+    them) and fits the camera to it."""
     if seat0 not in SIDES:
         raise ValueError(f"seat 0 sits at one of {', '.join(SIDES)}, not {seat0!r}")
-    found = find_board(frame, board, focal_px=focal_px, name=name)
+    found = find_board(frame, board or STANDARD, focal_px=focal_px, name=name,
+                       measure=board is None)
     grey = grey_of(frame)
-    _, polarity, _ = find_points(grey, found.camera, board, 3.5, which=(2,))
-    turn = find_turn(grey, found.camera, board, polarity)
-    camera = place_seats(found.camera, turn, board, seat0)
-    return Calibration(camera, board, seat0, found.focal_sigma, found.fit.sigma_mm,
+    turn = find_turn(grey, found.camera, found.board, found.polarity)
+    camera = place_seats(found.camera, turn, found.board, seat0)
+    return Calibration(camera, found.board, seat0, found.focal_sigma, found.fit.sigma_mm,
                        found.fit.inliers, turn.source, name)
 
 

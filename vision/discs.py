@@ -38,6 +38,14 @@ class TopView:
     z: float
     ppm: float
     extent: float
+    seen: np.ndarray | None = None  # bool: the pixel comes from inside the frame
+
+    @functools.cached_property
+    def inside(self) -> np.ndarray:
+        """Which pixels the frame shows (all, if not known)."""
+        if self.seen is None:
+            return np.ones(self.image.shape[:2], bool)
+        return self.seen
 
     def to_board(self, col: np.ndarray, row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return (col + 0.5) / self.ppm - self.extent, self.extent - (row + 0.5) / self.ppm
@@ -94,7 +102,9 @@ def view_maps(camera: CameraModel, board: Board, z: float, ppm: float = PX_PER_M
 def top_view(frame: np.ndarray, maps: ViewMaps) -> TopView:
     img = cv2.remap(frame, maps.mapx, maps.mapy, cv2.INTER_LINEAR,
                     borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
-    return TopView(img.astype(np.float32), maps.z, maps.ppm, maps.extent)
+    h, w = frame.shape[:2]
+    seen = (maps.mapx >= 0) & (maps.mapx <= w - 1) & (maps.mapy >= 0) & (maps.mapy <= h - 1)
+    return TopView(img.astype(np.float32), maps.z, maps.ppm, maps.extent, seen)
 
 
 @dataclass(frozen=True)
@@ -180,8 +190,8 @@ def candidates(view: TopView, board: Board, *, min_strength: float = 4.0) -> lis
     # the typical edge energy of the surface and, apart, of the ditch (often a rougher cloth
     # or wood): a rim must stand out from what is around it
     energy = jxx + jyy
-    surface = rr < board.surface_radius - 3.0
-    ditch = (rr > board.surface_radius + 3.0) & (rr < board.ditch_radius - 3.0)
+    surface = (rr < board.surface_radius - 3.0) & view.inside
+    ditch = (rr > board.surface_radius + 3.0) & (rr < board.ditch_radius - 3.0) & view.inside
     typical = np.where(rr < board.surface_radius,
                        float(np.median(energy[surface])) + 1.0,
                        float(np.median(energy[ditch])) + 1.0 if ditch.any() else 1.0)
@@ -190,7 +200,7 @@ def candidates(view: TopView, board: Board, *, min_strength: float = 4.0) -> lis
     sectors.partition(_WEAK_SECTORS, axis=0)  # in place: the largest array of a reading
     strength = sectors[_WEAK_SECTORS] / typical
     on_board = (rr < board.ditch_radius - board.disc_radius + 3.0) & (
-        rr > board.hole_diameter / 2 - 4.0)
+        rr > board.hole_diameter / 2 - 4.0) & wholly_seen(view, board.disc_radius + 2.0)
     span = int(2 * round(0.55 * board.disc_radius * view.ppm) + 1)
     local = cv2.dilate(strength, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (span, span)))
     keep = (strength >= local) & on_board & (strength > min_strength)
@@ -200,6 +210,16 @@ def candidates(view: TopView, board: Board, *, min_strength: float = 4.0) -> lis
            for x, y, r, c in zip(xs, ys, rows, cols, strict=True)]
     out.sort(key=lambda k: -k.energy)
     return out[:120]
+
+
+def wholly_seen(view: TopView, radius_mm: float) -> np.ndarray:
+    """Where a disc of ``radius_mm`` lies wholly inside the frame: one cut by the frame's edge
+    cannot be read (the reading says part of the board is out of view instead)."""
+    if view.seen is None or view.seen.all():
+        return np.ones(view.image.shape[:2], bool)
+    size = 2 * round(radius_mm * view.ppm) + 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    return cv2.erode(view.seen.astype(np.uint8), kernel, borderValue=0).astype(bool)
 
 
 def board_light(view: TopView, discs: np.ndarray, board: Board, cell_mm: float = 40.0
@@ -212,7 +232,7 @@ def board_light(view: TopView, discs: np.ndarray, board: Board, cell_mm: float =
     img = view.image
     size = img.shape[0]
     mask = view.disc_mask(discs, board.disc_radius + 6.0)
-    bare = (np.hypot(*view.grid) < board.surface_radius - 8.0) & (mask == 0)
+    bare = (np.hypot(*view.grid) < board.surface_radius - 8.0) & (mask == 0) & view.inside
     cell = max(2, round(cell_mm * view.ppm))
     n = -(-size // cell)
     pad = n * cell - size
@@ -250,7 +270,8 @@ def ditch_colour(view: TopView, discs: np.ndarray, board: Board, sectors: int = 
     xx, yy = view.grid
     rr = np.hypot(xx, yy)
     mask = view.disc_mask(discs, board.disc_radius + 4.0)
-    ring = (rr > board.surface_radius + 6.0) & (rr < board.ditch_radius - 6.0) & (mask == 0)
+    ring = ((rr > board.surface_radius + 6.0) & (rr < board.ditch_radius - 6.0) & (mask == 0)
+            & view.inside)
     sector = (np.arctan2(yy, xx) % (2 * np.pi) * sectors / (2 * np.pi)).astype(int) % sectors
     med = np.full((sectors, 3), np.nan)
     for k in range(sectors):
@@ -295,7 +316,7 @@ def surround_colour(view: TopView, discs: np.ndarray, board: Board, *, inner_mm:
     covered = view.disc_mask(discs, board.disc_radius + 1.5)  # out to just beyond each rim
     inside = (col >= 0) & (col < size) & (row >= 0) & (row < size)
     col, row = np.clip(col, 0, size - 1), np.clip(row, 0, size - 1)
-    keep = inside & (covered[row, col] == 0)
+    keep = inside & (covered[row, col] == 0) & view.inside[row, col]
     ditch = np.hypot(discs[:, 0], discs[:, 1]) > board.surface_radius
     sr = np.hypot(sx, sy)
     keep &= np.where(ditch[:, None], (sr > board.surface_radius + 3.0)

@@ -36,7 +36,6 @@ from vision.discs import (
 )
 from vision.errors import UnreadableImage
 from vision.registration import find_board, grey_of
-from vision.rings import find_points
 from vision.seats import find_turn, place_seats
 from vision.sides import RGB, assign
 from vision.zones import Registration, judge
@@ -45,12 +44,16 @@ log = logging.getLogger(__name__)
 
 # what a measured rim must look like to count as a disc (bench/vision.py shows the effect)
 MIN_COVERAGE = 0.4        # share of the profiles all round that find the rim on the circle
+MIN_BOLD_COVERAGE = 0.25  # ... for a face that stands out boldly from the board around it
+BOLD_CONTRAST = 0.8       # (log-colour distance): a disc's face alone then says it is one
 MIN_POINTS = 8            # far-half profiles agreeing with the fit
 MAX_SPREAD_MM = 0.8       # their scatter about it
 MIN_FACE_CONTRAST = 0.2   # log-colour distance of the top face from the bare board around it
 MIN_DITCH_CONTRAST = 0.095  # ... from the ditch's floor (a disc there scores nothing either way)
 MIN_LIT_CONTRAST = 0.12  # ... and from its lighter quarter (a gap's face is the lit board)
 MAX_FACE_UNEVEN = 0.2     # median log-colour distance of the face's samples from its colour
+UNEVEN_PER_CONTRAST = 0.1  # ... or this share of its contrast (a dark face's noise is large in
+#                            logarithms, yet small beside its difference from a light board)
 MAX_RADIUS_OFF_MM = 1.6  # apparent radius against the disc's
 
 
@@ -150,23 +153,24 @@ def _check_frame(frame: object, name: str) -> np.ndarray:
     return frame[..., :3] if frame.shape[2] == 4 else frame
 
 
-def locate(frame: np.ndarray, calibration: Calibration | None, board: Board, *,
+def locate(frame: np.ndarray, calibration: Calibration | None, board: Board | None, *,
            focal_px: float | None = None, seat0: str = "bottom",
-           name: str = "the frame") -> Registration:
-    """The camera for this frame: the calibration's, or the board found in the frame."""
+           name: str = "the frame") -> tuple[Registration, Board]:
+    """The camera for this frame and the board it sees: the calibration's, or the board found
+    in the frame (measured, unless ``board`` states it)."""
     if calibration is not None:
         check_frame(calibration, frame, name)
         from vision.registration import check_exposure
 
         check_exposure(grey_of(np.ascontiguousarray(frame[::8, ::8])), name, step=1)
         return Registration(calibration.camera, calibration.focal_sigma, calibration.sigma_mm,
-                            True, calibration.seat0)
-    found = find_board(frame, board, focal_px=focal_px, name=name)
+                            True, calibration.seat0), board or calibration.board
+    found = find_board(frame, board or STANDARD, focal_px=focal_px, name=name,
+                       measure=board is None)
     grey = grey_of(frame)
-    _, polarity, _ = find_points(grey, found.camera, board, 3.5, which=(2,))
-    turn = find_turn(grey, found.camera, board, polarity)
-    camera = place_seats(found.camera, turn, board, seat0)
-    return Registration(camera, found.focal_sigma, found.fit.sigma_mm, False, seat0)
+    turn = find_turn(grey, found.camera, found.board, found.polarity)
+    camera = place_seats(found.camera, turn, found.board, seat0)
+    return Registration(camera, found.focal_sigma, found.fit.sigma_mm, False, seat0), found.board
 
 
 def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
@@ -183,10 +187,10 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     operator confirmed a reading that showed that side only; otherwise team 0 is the darker.
     """
     frame = _check_frame(frame, name)
-    board = board or (calibration.board if calibration is not None else STANDARD)
-    reg = locate(frame, calibration, board, focal_px=focal_px, seat0=seat0, name=name)
-    maps = calibration.maps if calibration is not None else view_maps(
-        reg.camera, board, board.disc_thickness, PX_PER_MM)
+    reg, board = locate(frame, calibration, board, focal_px=focal_px, seat0=seat0, name=name)
+    same = calibration is not None and board is calibration.board
+    maps = calibration.maps if same else view_maps(reg.camera, board, board.disc_thickness,
+                                                   PX_PER_MM)
     view = top_view(frame, maps)
     cands = candidates(view, board)
     levels = rimlib.clutter(frame, reg.camera, board)
@@ -238,8 +242,9 @@ def _is_disc(rim: rimlib.Rim, face: np.ndarray, even: float, around: np.ndarray,
         np.linalg.norm(log_face - np.log(lit + 8.0))) >= MIN_LIT_CONTRAST
     return (rim.points >= MIN_POINTS and rim.spread_mm <= MAX_SPREAD_MM
             and abs(rim.radius_mm - board.disc_radius) <= MAX_RADIUS_OFF_MM
-            and rim.coverage >= MIN_COVERAGE and contrast >= least and unlike_lit
-            and even <= MAX_FACE_UNEVEN)
+            and rim.coverage >= (MIN_COVERAGE if contrast < BOLD_CONTRAST else MIN_BOLD_COVERAGE)
+            and contrast >= least and unlike_lit
+            and even <= max(MAX_FACE_UNEVEN, UNEVEN_PER_CONTRAST * contrast))
 
 
 def _distinct(rims: list[rimlib.Rim], index: list[int], board: Board) -> list[int]:

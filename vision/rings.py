@@ -86,7 +86,8 @@ def _find_line(prof: np.ndarray, offsets: np.ndarray, step: float, polarity: flo
     A line is a thin ridge: darker (or lighter) than the board on both sides. Asking for both
     sides keeps the search off steps such as the surface's edge or a disc's rim."""
     n, m = prof.shape
-    filled = np.where(np.isnan(prof), np.nanmedian(prof), prof).astype(np.float32)
+    level = float(np.nanmedian(prof)) if np.isfinite(prof).any() else 0.0
+    filled = np.where(np.isnan(prof), level, prof).astype(np.float32)
     sm = _smooth(filled, max(1, round(line_width / step)))
     a = max(2, round(1.6 * line_width / step))
     left = np.full_like(sm, np.nan)
@@ -270,6 +271,7 @@ class RingFit:
     weights: np.ndarray     # robust weights, per point (0..1)
     rms_mm: float           # of the well-fitting points
     sigma_mm: float         # robust spread of the residuals
+    radii: tuple[float, ...] = ()  # each circle's radius as fitted (circles() order), if measured
 
     @property
     def inliers(self) -> int:
@@ -288,13 +290,16 @@ def _prior_jacobian(p: np.ndarray, priors: Priors, width: int) -> np.ndarray:
 
 
 def _residuals(cam: CameraModel, base: np.ndarray, mask: np.ndarray, points: RingPoints,
-               sw: np.ndarray, priors: Priors
+               sw: np.ndarray, priors: Priors, measure: Measure | None
                ) -> Callable[..., Any]:
-    """The fit's residuals and their Jacobian as a function of the free parameters.
+    """The fit's residuals and their Jacobian as a function of the free parameters: the
+    camera's (``mask`` of its 14) and, when ``measure`` is given, how far each measured
+    circle's radius moves from where its points were searched.
 
     Each point keeps the board angle it has under the current camera; the fit moves the
     circle's projection across it. The offset along the circle's image normal, in mm, is the
-    radial residual to first order; ``cv2.projectPoints`` gives its derivatives.
+    radial residual to first order; ``cv2.projectPoints`` gives its derivatives, and a circle's
+    radius moves every offset of its points by minus its change.
     """
     xy = cam.to_board(points.pixels, 0.0)
     theta = np.arctan2(xy[:, 1], xy[:, 0])
@@ -302,18 +307,40 @@ def _residuals(cam: CameraModel, base: np.ndarray, mask: np.ndarray, points: Rin
     on = cam.project_plane(ring * points.radius[:, None], 0.0)
     grad = cam.project_plane(ring * (points.radius[:, None] + 1.0), 0.0) - on
     normal = grad / np.maximum(np.sum(grad * grad, axis=1, keepdims=True), 1e-12)
-    rim = np.concatenate([ring * points.radius[:, None], np.zeros((len(ring), 1))], 1)
     ok = np.isfinite(normal).all(axis=1) & np.isfinite(points.pixels).all(axis=1)
     normal = np.where(ok[:, None], normal, 0.0)
     pixels = np.where(ok[:, None], points.pixels, 0.0)
+    free_r = measure.free() if measure is not None else np.zeros(0, int)
+    k = int(mask.sum())
+    # per point, which measured radius moves it (-1: none)
+    which = np.full(len(points), -1)
+    for j, c in enumerate(free_r):
+        which[points.circle == c] = j
+    if measure is not None:
+        start = np.array([measure.start[c] for c in free_r])
+        prior = np.array([measure.prior[c] for c in free_r])
+        spread = np.array([measure.sigma[c] for c in free_r])
+
+    def rim_of(q: np.ndarray) -> np.ndarray:
+        r = points.radius
+        if len(free_r):
+            r = r + np.where(which >= 0, q[k:][np.maximum(which, 0)], 0.0)
+        return np.concatenate([ring * r[:, None], np.zeros((len(ring), 1))], 1)
+
+    def radius_prior(q: np.ndarray) -> np.ndarray:
+        if not len(free_r):
+            return np.zeros(0)
+        return (start + q[k:] - prior) / spread
 
     def fun(q: np.ndarray, want_jacobian: bool = True) -> Any:
         p = base.copy()
-        p[mask] = q
+        p[mask] = q[:k]
         c = cam.with_params(p)
+        rim = rim_of(q)
         if not want_jacobian:  # a trial step: the quick projection will do
             off = np.sum((pixels - c.project(rim)) * normal, axis=1) * sw
-            return np.concatenate([off, _prior_residuals(p, priors, cam.width, cam.height)])
+            return np.concatenate([off, _prior_residuals(p, priors, cam.width, cam.height),
+                                   radius_prior(q)])
         uv, dj = cv2.projectPoints(rim, np.asarray(c.rvec), np.asarray(c.tvec), c.matrix(),
                                    c.distortion())
         uv = uv.reshape(-1, 2)
@@ -327,9 +354,16 @@ def _residuals(cam: CameraModel, base: np.ndarray, mask: np.ndarray, points: Rin
         jac[:, 2:4] = d[:, 8:10]
         jac[:, 4:8] = d[:, 10:14]
         jac[:, 8:14] = d[:, 0:6]
-        r = np.concatenate([off, _prior_residuals(p, priors, cam.width, cam.height)])
-        j = np.concatenate([jac, _prior_jacobian(p, priors, cam.width)])
-        return r, j[:, mask]
+        r = np.concatenate([off, _prior_residuals(p, priors, cam.width, cam.height),
+                            radius_prior(q)])
+        j = np.concatenate([jac, _prior_jacobian(p, priors, cam.width)])[:, mask]
+        if len(free_r):
+            jr = np.zeros((len(r), len(free_r)))
+            rows = np.flatnonzero(which >= 0)
+            jr[rows, which[rows]] = -sw[rows]
+            jr[len(off) + 8 + np.arange(len(free_r)), np.arange(len(free_r))] = 1.0 / spread
+            j = np.concatenate([np.concatenate([j, np.zeros((len(free_r), k))]), jr], 1)
+        return r, j
 
     return fun
 
@@ -341,30 +375,82 @@ _FREE = {"pose": np.array([True] + [False] * 7 + [True] * 6),
          "all": np.ones(14, bool)}
 
 
+@dataclass(frozen=True)
+class Measure:
+    """Which of the board's circles (by index into :func:`circles`) a fit measures rather than
+    holds, and what is known of each: where its points were searched (``start``), the radius
+    expected of it (``prior``, the tournament board's unless the installer stated the board)
+    and how far it may stray from that (``sigma``, mm; 0 holds it). The outer line is held:
+    circles alone cannot tell a small board near the camera from a large one further off, so
+    one radius sets the scale and the others are measured against it."""
+
+    start: tuple[float, ...]
+    prior: tuple[float, ...]
+    sigma: tuple[float, ...]
+
+    def free(self) -> np.ndarray:
+        return np.flatnonzero(np.asarray(self.sigma) > 0)
+
+
 def fit_camera(points: RingPoints, camera: CameraModel, priors: Priors, *,
-               free: str = "all", rounds: int = 3, scale_mm: float = 0.3) -> RingFit:
+               free: str = "all", rounds: int = 3, scale_mm: float = 0.3,
+               measure: Measure | None = None) -> RingFit:
     """Fits ``camera`` to the points (robustly: Cauchy weights re-estimated each round).
     ``free``: "pose" fits the pose and focal length, "lens" the radial distortion too, "all"
-    everything (see ``_FREE``)."""
+    everything (see ``_FREE``). ``measure``: the circles whose radii are fitted too."""
     base = camera.params()
     mask = _FREE[free]
     weights = np.where(points.steady, 1.0, 0.02)
     sigma = scale_mm
     cam = camera
+    nfree = len(measure.free()) if measure is not None else 0
+    radius = points.radius.copy()
+    moved = np.zeros(nfree)
     for _ in range(rounds):
-        fun = _residuals(cam, base, mask, points, np.sqrt(weights) / sigma, priors)
-        res = least_squares(fun, base[mask], _STEPS[mask], max_iter=12, tol=1e-6,
-                            with_jacobian=True)
+        pts = RingPoints(points.pixels, radius, points.circle, points.strength, points.steady)
+        fun = _residuals(cam, base, mask, pts, np.sqrt(weights) / sigma, priors,
+                         _moved(measure, moved))
+        x0 = np.concatenate([base[mask], np.zeros(nfree)])
+        steps = np.concatenate([_STEPS[mask], np.full(nfree, 1e-3)])
+        res = least_squares(fun, x0, steps, max_iter=12, tol=1e-6, with_jacobian=True)
         p = base.copy()
-        p[mask] = res.x
+        p[mask] = res.x[:int(mask.sum())]
         cam = cam.with_params(p)
         base = p
-        r = radial_residuals(cam, points)
+        if nfree:
+            moved = moved + res.x[int(mask.sum()):]
+            radius = _radii_of(points, measure, moved)
+        pts = RingPoints(points.pixels, radius, points.circle, points.strength, points.steady)
+        r = radial_residuals(cam, pts)
         mad = float(np.nanmedian(np.abs(r - np.nanmedian(r)))) * 1.4826
         sigma = max(mad, 0.05)
         c = 2.5 * sigma
         weights = 1.0 / (1.0 + (np.nan_to_num(r, nan=1e3) / c) ** 2)
-    r = radial_residuals(cam, points)
+    pts = RingPoints(points.pixels, radius, points.circle, points.strength, points.steady)
+    r = radial_residuals(cam, pts)
     good = weights > 0.5
     rms = float(np.sqrt(np.mean(r[good] ** 2))) if good.any() else float("inf")
-    return RingFit(cam, r, weights, rms, sigma)
+    radii = ()
+    if measure is not None:
+        radii = tuple(float(v) for v in _moved(measure, moved).start)
+    return RingFit(cam, r, weights, rms, sigma, radii)
+
+
+def _moved(measure: Measure | None, moved: np.ndarray) -> Measure | None:
+    """``measure`` with its free circles' starting radii moved by ``moved``."""
+    if measure is None:
+        return None
+    start = list(measure.start)
+    for j, c in enumerate(measure.free()):
+        start[c] = start[c] + float(moved[j])
+    return Measure(tuple(start), measure.prior, measure.sigma)
+
+
+def _radii_of(points: RingPoints, measure: Measure | None, moved: np.ndarray) -> np.ndarray:
+    """Each point's circle's radius with the measured circles moved."""
+    radius = points.radius.copy()
+    if measure is None:
+        return radius
+    for j, c in enumerate(measure.free()):
+        radius[points.circle == c] += moved[j]
+    return radius

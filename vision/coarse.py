@@ -1,0 +1,301 @@
+"""The board's centre and its circles, roughly: where the camera fit starts from.
+
+A board is a set of concentric circles: three thin painted lines (the 15, 10 and outer lines)
+and the step where the playing surface meets the ditch. Their radii are what this step measures
+rather than assumes, since real boards' lines stand several per cent off the tournament radii.
+
+1. Every strong edge votes along its gradient; the rings' edges all point at the centre.
+2. Thin lines are picked out as ridges (darker, or lighter, than the board just inside and just
+   outside them, along the line to the centre), steps (the surface's edge) apart: a ridge
+   detector does not answer to a step, so the surface's edge cannot pass for the outer line.
+3. The centre is the point about which the ridges' radii pile up most sharply (concentric
+   circles are sharp about their centre only); a tilted camera's ellipses are allowed for by
+   also trying a few squashed metrics.
+4. The ridges' radii, counted as a share of each circle's round, show a peak per line. Three
+   peaks standing roughly as 1 : 2 : 3 (the tournament board's proportions are only the prior:
+   each ratio may stray by 15 %) with a step a little beyond the outermost are the board's
+   lines and edge; a few such hypotheses are returned, the likeliest first, for the camera fit
+   to confirm or reject (:func:`vision.registration.find_board`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from rules.board import Board
+
+WORK_PX = 960          # long side of the picture the ridges are found in
+_VOTE_PX = 320         # ... and of the one the centre vote looks at
+_NEAR_PX = 2.0         # a ridge is darker than the board this far (work pixels) either side
+_SEARCH_POINTS = 8000  # the strongest ridge points the centre search weighs
+_HIST_POINTS = 40000   # ... and the radius count
+_BINS = 700            # log-radius bins from 3 px to the frame's size (about 0.9 % each)
+_RATIO_SIGMA = 0.09    # the prior's spread of the lines' ratios (log)
+_RATIO_MAX = 0.16      # ... and how far they may stray at most
+
+
+@dataclass(frozen=True)
+class Coarse:
+    """One hypothesis of where the board is: its centre (pixels of the full frame), the
+    radius in pixels of each circle found (15, 10 and outer line, surface edge; the surface
+    edge 0 when none was seen), how the picture squashes circles (``squash`` >= 1 along angle
+    ``squash_deg``), which way the lines differ from the board (+1 lighter, -1 darker), and how
+    well it all lines up (``score``: 0 to about 4)."""
+
+    centre: tuple[float, float]
+    radii_px: tuple[float, float, float, float]
+    squash: float
+    squash_deg: float
+    polarity: float
+    score: float
+    edges: np.ndarray        # (n, 2) full-frame pixels near the three lines
+    edge_circle: np.ndarray  # (n,) which line each is near (0, 1, 2)
+
+    @property
+    def px_per_mm(self) -> float:
+        """Pixels per mm at the lines, taking the outer line at the tournament's radius."""
+        return self.radii_px[2] / 304.8
+
+    def radii_mm(self, board: Board) -> tuple[float, float, float, float]:
+        """The circles' radii in mm with the outer line held at ``board``'s (the scale)."""
+        k = board.outer_radius / self.radii_px[2]
+        surface = self.radii_px[3] * k if self.radii_px[3] > 0 else board.surface_radius
+        return (self.radii_px[0] * k, self.radii_px[1] * k, board.outer_radius, surface)
+
+
+def centre_vote(grey: np.ndarray) -> tuple[float, float]:
+    """Where the strong edges' gradient lines cross most (full-frame pixels)."""
+    h0, w0 = grey.shape
+    s = _VOTE_PX / max(h0, w0)
+    g = cv2.GaussianBlur(cv2.resize(grey, None, fx=s, fy=s, interpolation=cv2.INTER_AREA),
+                         (0, 0), 1.0)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1)
+    mag = cv2.magnitude(gx, gy)
+    thr = float(np.percentile(mag, 94))
+    ys, xs = np.nonzero(mag > max(thr, 1e-3))
+    m = mag[ys, xs]
+    ux, uy = gx[ys, xs] / m, gy[ys, xs] / m
+    wgt = np.minimum(m / max(thr, 1e-3), 3.0).astype(np.float64)
+    h, w = g.shape
+    d = np.arange(int(0.04 * max(h, w)), int(0.6 * max(h, w)), 1.0, dtype=np.float32)
+    acc = np.zeros(h * w, np.float64)
+    for sign in (1.0, -1.0):
+        px = (xs[:, None] + sign * ux[:, None] * d[None]).astype(np.int32)
+        py = (ys[:, None] + sign * uy[:, None] * d[None]).astype(np.int32)
+        ok = (px >= 0) & (px < w) & (py >= 0) & (py < h)
+        acc += np.bincount((py * w + px)[ok], np.broadcast_to(wgt[:, None], ok.shape)[ok],
+                           minlength=h * w)
+    acc = cv2.GaussianBlur(acc.reshape(h, w).astype(np.float32), (0, 0), 1.0)
+    cy, cx = np.unravel_index(int(np.argmax(acc)), acc.shape)
+    return float(cx) / s, float(cy) / s
+
+
+@dataclass(frozen=True)
+class _Points:
+    x: np.ndarray   # work pixels
+    y: np.ndarray
+    w: np.ndarray   # strength, 1 to 3
+
+    def some(self, n: int) -> _Points:
+        """``n`` of the points, picked evenly at random (the same every time): the strongest
+        alone would be wood grain's on a figured board, where the lines' are many but
+        fainter."""
+        if len(self.w) <= n:
+            return self
+        keep = np.random.default_rng(len(self.w)).choice(len(self.w), n, replace=False)
+        return _Points(self.x[keep], self.y[keep], self.w[keep])
+
+
+def _features(g: np.ndarray, cx: float, cy: float) -> dict[str, _Points]:
+    """The ridge points of each polarity and the step points, about a rough centre."""
+    gs = cv2.GaussianBlur(g, (0, 0), 0.7)
+    h, w = g.shape
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    dx, dy = xx - np.float32(cx), yy - np.float32(cy)
+    rho = np.sqrt(dx * dx + dy * dy) + np.float32(1e-3)
+    ux, uy = dx / rho, dy / rho
+    out = cv2.remap(gs, xx + _NEAR_PX * ux, yy + _NEAR_PX * uy, cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_REPLICATE) - gs
+    inn = cv2.remap(gs, xx - _NEAR_PX * ux, yy - _NEAR_PX * uy, cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_REPLICATE) - gs
+    gx = cv2.Sobel(gs, cv2.CV_32F, 1, 0) / 8
+    gy = cv2.Sobel(gs, cv2.CV_32F, 0, 1) / 8
+    step = np.abs(gx * ux + gy * uy) - 2 * np.abs(gy * ux - gx * uy)
+    # a circle's line runs across the line to the centre: its curvature there is all radial
+    # (wood grain and print crossing at other angles are left out)
+    hb = cv2.GaussianBlur(g, (0, 0), 1.0)
+    hxx = cv2.Sobel(hb, cv2.CV_32F, 2, 0)
+    hyy = cv2.Sobel(hb, cv2.CV_32F, 0, 2)
+    hxy = cv2.Sobel(hb, cv2.CV_32F, 1, 1)
+    drr = hxx * ux * ux + 2 * hxy * ux * uy + hyy * uy * uy
+    dtt = hxx * uy * uy - 2 * hxy * ux * uy + hyy * ux * ux
+    across = np.abs(dtt) < 0.35 * np.abs(drr)
+    dark = np.where(across & (drr > 0), np.minimum(out, inn), 0.0)
+    light = np.where(across & (drr < 0), -np.maximum(out, inn), 0.0)
+    found = {}
+    for name, resp in (("dark", dark), ("light", light), ("step", step)):
+        small = resp[::4, ::4]
+        thr = max(float(np.percentile(small, 93)), 1.0)
+        ys, xs = np.nonzero(resp > thr)
+        found[name] = _Points(xs.astype(np.float32), ys.astype(np.float32),
+                              np.minimum(resp[ys, xs] / thr, 3.0)).some(_HIST_POINTS)
+    return found
+
+
+def _radius(p: _Points, cx: float | np.ndarray, cy: float | np.ndarray,
+            squash: float | np.ndarray, angle: float | np.ndarray) -> np.ndarray:
+    """The points' radii about a centre, in a metric that undoes a squash of the picture
+    along ``angle``; given arrays (trials,) of centres or shapes, one row per trial."""
+    cx = np.asarray(cx, np.float32)[..., None]
+    cy = np.asarray(cy, np.float32)[..., None]
+    q = np.asarray(squash, np.float32)[..., None]
+    c = np.cos(np.asarray(angle, np.float32))[..., None]
+    s = np.sin(np.asarray(angle, np.float32))[..., None]
+    dx, dy = p.x - cx, p.y - cy
+    u, v = c * dx + s * dy, (c * dy - s * dx) * q
+    return np.sqrt(u * u + v * v) / np.sqrt(q) + np.float32(1e-3)
+
+
+def _sharpness(p: _Points, cx: np.ndarray, cy: np.ndarray, squash: np.ndarray,
+               angle: np.ndarray, inner: float, outer: float) -> np.ndarray:
+    """For each trial (centre and shape), how sharply the points' radii pile up: the sum of
+    squared counts per bin of log radius (each point weighted as its share of its circle's
+    round)."""
+    r = np.atleast_2d(_radius(p, cx, cy, squash, angle))
+    n = r.shape[0]
+    scale = _BINS / math.log(outer / inner)
+    b = ((np.log(np.clip(r, inner, outer)) - math.log(inner)) * scale).astype(np.int32)
+    b = np.minimum(b, _BINS - 1)
+    keep = (r > inner) & (r < outer)
+    idx = (b + (np.arange(n, dtype=np.int32) * _BINS)[:, None])[keep]
+    counts = np.bincount(idx, (p.w[None] / r)[keep], minlength=n * _BINS).reshape(n, _BINS)
+    return np.einsum("ij,ij->i", counts, counts)
+
+
+_SHAPES = np.array([(1.0, 0.0)] + [(q, math.radians(a)) for q in (1.04, 1.1, 1.2, 1.35)
+                                   for a in range(0, 180, 15)], np.float32)
+
+
+def _centre_search(p: _Points, cx: float, cy: float, size: float
+                   ) -> tuple[float, float, float, float, float]:
+    """The centre and squash that make the points' circles sharpest, and that sharpness."""
+    inner, outer = 0.04 * size, 0.75 * size
+    squash, angle = 1.0, 0.0
+    best = 0.0
+    # coarse steps need fewer points than fine ones
+    for span, step, n in ((0.07, 0.01, _SEARCH_POINTS // 4), (0.014, 0.0035, _SEARCH_POINTS // 2),
+                          (0.005, 0.00125, _SEARCH_POINTS)):
+        few = p.some(n)
+        offsets = np.arange(-span, span + 1e-9, step) * size
+        tx, ty = (v.ravel() for v in np.meshgrid(cx + offsets, cy + offsets))
+        scores = _sharpness(few, tx, ty, np.float32(squash), np.float32(angle), inner, outer)
+        k = int(np.argmax(scores))
+        cx, cy = float(tx[k]), float(ty[k])
+        few = few.some(_SEARCH_POINTS // 2)
+        scores = _sharpness(few, np.float32(cx), np.float32(cy), _SHAPES[:, 0], _SHAPES[:, 1],
+                            inner, outer)
+        k = int(np.argmax(scores))
+        squash, angle, best = float(_SHAPES[k, 0]), float(_SHAPES[k, 1]), float(scores[k])
+    return cx, cy, squash, angle, best
+
+
+def _histogram(p: _Points, cx: float, cy: float, squash: float, angle: float,
+               lo: float, hi: float) -> np.ndarray:
+    """Per log-radius bin, the points' share of a full circle at that radius."""
+    r = _radius(p, cx, cy, squash, angle)
+    b = ((np.log(r) - lo) / (hi - lo) * _BINS).astype(np.int64)
+    ok = (b >= 0) & (b < _BINS)
+    return np.bincount(b[ok], (p.w / r / (2 * math.pi))[ok], minlength=_BINS)
+
+
+@dataclass(frozen=True)
+class _Peak:
+    radius: float    # work pixels
+    mass: float      # share of a circle's round
+    snr: float       # over the count's level around it
+
+
+def _peaks(hist: np.ndarray, radii: np.ndarray, first: int, count: int = 14) -> list[_Peak]:
+    sm = np.convolve(hist, [0.25, 0.5, 0.25], mode="same").astype(np.float32)
+    local = cv2.dilate(sm.reshape(1, -1), np.ones((1, 5), np.uint8)).ravel()
+    idx = [i for i in np.flatnonzero((sm >= local) & (sm > 0)) if first <= i < len(sm) - 2]
+    idx = sorted(idx, key=lambda i: -sm[i])[:count]
+    out = []
+    for i in sorted(idx):
+        mass = float(hist[max(0, i - 2):i + 3].sum())
+        level = float(np.median(hist[max(0, i - 25):i + 26])) * 5 + 1e-9
+        out.append(_Peak(float(radii[i]), mass, mass / level))
+    return out
+
+
+def _strength(peak: _Peak) -> float:
+    """A peak's worth, 0 to 1: how far it stands over the count around it."""
+    return float(np.clip(math.log(max(peak.snr, 1e-9)) / math.log(20.0), 0.0, 1.0))
+
+
+def _triples(lines: list[_Peak], steps: list[_Peak], board: Board
+             ) -> list[tuple[float, tuple[_Peak, _Peak, _Peak], _Peak | None]]:
+    """Every three ridge peaks standing roughly as the board's lines do, with the step peak
+    that best passes for the surface's edge beyond them, scored (best first)."""
+    k10 = board.ten_radius / board.fifteen_radius
+    k30 = board.outer_radius / board.fifteen_radius
+    ks = board.surface_radius / board.outer_radius
+    out = []
+    for a, b, c in itertools.combinations(lines, 3):
+        d = (math.log(b.radius / a.radius / k10), math.log(c.radius / a.radius / k30),
+             math.log(c.radius / b.radius / (k30 / k10)))
+        if max(abs(v) for v in d) > _RATIO_MAX:
+            continue
+        prior = math.exp(-0.5 * sum((v / _RATIO_SIGMA) ** 2 for v in d[:2]))
+        edge, edge_score = None, 0.0
+        for s in steps:
+            q = math.log(s.radius / c.radius)
+            if 0.01 < q < 0.2:
+                v = _strength(s) * math.exp(-0.5 * ((q - math.log(ks)) / 0.05) ** 2)
+                if v > edge_score:
+                    edge, edge_score = s, v
+        score = (_strength(a) + _strength(b) + _strength(c) + edge_score) * (0.4 + 0.6 * prior)
+        out.append((score, (a, b, c), edge))
+    out.sort(key=lambda t: -t[0])
+    return out
+
+
+def find(grey: np.ndarray, board: Board, count: int = 3) -> list[Coarse]:
+    """Up to ``count`` hypotheses of the board's centre and circles, the likeliest first
+    (module docstring); none when nothing in the frame is ringed like a board."""
+    vx, vy = centre_vote(grey)
+    h0, w0 = grey.shape
+    s = min(1.0, WORK_PX / max(h0, w0))
+    g = cv2.resize(grey, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else grey
+    size = float(max(g.shape))
+    feats = _features(g, vx * s, vy * s)
+    inner = 0.04 * size
+    lo, hi = math.log(3.0), math.log(size)
+    radii = np.exp(lo + (np.arange(_BINS) + 0.5) * (hi - lo) / _BINS)
+    first = int((math.log(inner) - lo) / (hi - lo) * _BINS)
+    out = []
+    for polarity in ("dark", "light"):
+        pts = feats[polarity]
+        if len(pts.w) < 50:
+            continue
+        cx, cy, squash, angle, _ = _centre_search(pts, vx * s, vy * s, size)
+        lines = _peaks(_histogram(pts, cx, cy, squash, angle, lo, hi), radii, first)
+        steps = _peaks(_histogram(feats["step"], cx, cy, squash, angle, lo, hi), radii, first)
+        r = _radius(pts, cx, cy, squash, angle)
+        for score, (a, b, c), edge in _triples(lines, steps, board)[:count]:
+            rr = np.array([a.radius, b.radius, c.radius])
+            which = np.argmin(np.abs(np.log(r[:, None] / rr[None])), axis=1)
+            near = np.abs(np.log(r / rr[which])) < 0.04
+            out.append(Coarse((cx / s, cy / s),
+                              (a.radius / s, b.radius / s, c.radius / s,
+                               edge.radius / s if edge is not None else 0.0),
+                              squash, math.degrees(angle), 1.0 if polarity == "light" else -1.0,
+                              score, np.stack([pts.x[near], pts.y[near]], -1) / s, which[near]))
+    out.sort(key=lambda c: -c.score)
+    return out[:count]
