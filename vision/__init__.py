@@ -10,7 +10,9 @@ from vision.calibration import Calibration, calibrate
 from vision.calibration import load as load_calibration
 from vision.calibration import save as save_calibration
 from vision.errors import (
+    BoardInDoubt,
     CalibrationError,
+    CameraMoved,
     NoBoardFound,
     TooDark,
     TooManyColours,
@@ -20,7 +22,8 @@ from vision.errors import (
 from vision.reading import DiscReading, Reading, confirmed_colours, read_board, to_discs
 
 __all__ = [
-    "Calibration", "CalibrationError", "DiscReading", "NoBoardFound", "Reading", "TooDark",
-    "TooManyColours", "UnreadableImage", "VisionError", "annotate", "calibrate",
-    "confirmed_colours", "load_calibration", "read_board", "save_calibration", "to_discs",
+    "BoardInDoubt", "Calibration", "CalibrationError", "CameraMoved", "DiscReading",
+    "NoBoardFound", "Reading", "TooDark", "TooManyColours", "UnreadableImage", "VisionError",
+    "annotate", "calibrate", "confirmed_colours", "load_calibration", "read_board",
+    "save_calibration", "to_discs",
 ]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,22 +26,32 @@ import numpy as np
 from rules.board import STANDARD, Board
 from vision.camera import CameraModel
 from vision.discs import PX_PER_MM, ViewMaps, view_maps
+from vision.empty import reference_of
 from vision.errors import CalibrationError
 from vision.registration import find_board, grey_of
 from vision.seats import SIDES, find_turn, place_seats
 
 log = logging.getLogger(__name__)
 
-VERSION = 1
+VERSION = 2
+READS = (1, 2)  # versions this crokiscore reads (version 1: no empty board kept)
 FORMAT = """\
-{"format": "crokiscore-calibration", "version": 1,
+{"format": "crokiscore-calibration", "version": 2,
  "camera": {"width", "height", "matrix" (3x3, pixels), "distortion" ([k1, k2, p1, p2]),
             "rvec", "tvec" (board-to-camera pose, mm, as cv2.projectPoints takes them)},
- "board": {the rules.board.Board fields, mm},
+ "board": {the rules.board.Board fields, mm: the radii measured on the empty board, or the
+           ones the installer stated},
+ "board_from": "measured" | "stated" | "tournament" (measured, and within a per cent or two of
+               the tournament board's lines, so held at them),
  "seat0": "bottom" | "right" | "top" | "left"   (the frame edge seat 0 sits at),
  "focal_sigma": relative uncertainty of the focal length (0.03: about 3 %),
  "fit": {"sigma_mm": scatter of the circles' points about the fit, "points": how many,
-         "turn_from": "quadrant lines" | "pegs" | "none"},
+         "agreement": share of the painted lines' profiles that found them where the camera
+                      puts them, "turn_from": "quadrant lines" | "pegs" | "none"},
+ "empty": {"image": the empty board's look, a PNG beside this file (the frame resampled onto
+           the discs' top faces' plane, board mm: pixel (col, row) is (x, y) =
+           ((col + 0.5) / ppm - extent, extent - (row + 0.5) / ppm)),
+           "ppm": pixels per mm, "extent": mm, "z": mm},
  "made_from": the empty-board image's name}"""
 
 
@@ -55,29 +65,45 @@ class Calibration:
     points: int = 0
     turn_from: str = "quadrant lines"
     made_from: str = ""
+    reference: np.ndarray | None = None  # the empty board's look (uint8 BGR top view)
+    agreement: float = 0.0              # how well the lines sat on the camera's circles
+    board_from: str = "tournament"
+    line_polarity: float = 0.0          # +1 lines lighter than the board, -1 darker, 0 unknown
+
+    @functools.cached_property
+    def polarity(self) -> float:
+        """Whether the board's lines are lighter (+1) or darker (-1) than it."""
+        return self.line_polarity or -1.0
 
     @functools.cached_property
     def maps(self) -> ViewMaps:
         """The top-face view's lookup for this camera, worked out once per calibration."""
         return view_maps(self.camera, self.board, self.board.disc_thickness, PX_PER_MM)
 
-    def to_json(self) -> dict[str, Any]:
-        return {"format": "crokiscore-calibration", "version": VERSION,
-                "camera": self.camera.to_json(), "board": asdict(self.board),
-                "seat0": self.seat0, "focal_sigma": self.focal_sigma,
-                "fit": {"sigma_mm": round(self.sigma_mm, 4), "points": self.points,
-                        "turn_from": self.turn_from},
-                "made_from": self.made_from}
+    def to_json(self, empty_name: str | None = None) -> dict[str, Any]:
+        out = {"format": "crokiscore-calibration", "version": VERSION,
+               "camera": self.camera.to_json(), "board": asdict(self.board),
+               "board_from": self.board_from,
+               "seat0": self.seat0, "focal_sigma": self.focal_sigma,
+               "fit": {"sigma_mm": round(self.sigma_mm, 4), "points": self.points,
+                       "agreement": round(self.agreement, 3), "turn_from": self.turn_from,
+                       "line_polarity": self.line_polarity},
+               "made_from": self.made_from}
+        if empty_name is not None and self.reference is not None:
+            m = self.maps
+            out["empty"] = {"image": empty_name, "ppm": m.ppm, "extent": m.extent, "z": m.z}
+        return out
 
     @classmethod
-    def from_json(cls, data: Any, source: str = "the calibration") -> Calibration:
+    def from_json(cls, data: Any, source: str = "the calibration",
+                  folder: Path | None = None) -> Calibration:
         if not isinstance(data, dict) or data.get("format") != "crokiscore-calibration":
             raise CalibrationError(f"{source} is not a crokiscore calibration; make one with "
                                    "'crokiscore calibrate EMPTY.jpg --out CAL'")
-        if data.get("version") != VERSION:
+        if data.get("version") not in READS:
             raise CalibrationError(f"{source} is calibration format version "
-                                   f"{data.get('version')!r}, this crokiscore reads version "
-                                   f"{VERSION}; calibrate again")
+                                   f"{data.get('version')!r}, this crokiscore reads versions "
+                                   f"{', '.join(str(v) for v in READS)}; calibrate again")
         try:
             camera = CameraModel.from_json(data["camera"])
             names = {f.name for f in fields(Board)}
@@ -86,17 +112,50 @@ class Calibration:
             if seat0 not in SIDES:
                 raise ValueError(f"seat0 must be one of {', '.join(SIDES)}, not {seat0!r}")
             fit = data.get("fit", {})
-            return cls(camera, board, seat0, float(data.get("focal_sigma", 0.03)),
-                       float(fit.get("sigma_mm", 0.0)), int(fit.get("points", 0)),
-                       str(fit.get("turn_from", "")), str(data.get("made_from", "")))
+            cal = cls(camera, board, seat0, float(data.get("focal_sigma", 0.03)),
+                      float(fit.get("sigma_mm", 0.0)), int(fit.get("points", 0)),
+                      str(fit.get("turn_from", "")), str(data.get("made_from", "")),
+                      None, float(fit.get("agreement", 0.0)),
+                      str(data.get("board_from", "tournament")),
+                      float(fit.get("line_polarity", 0.0)))
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(f"{source} is damaged ({exc}); calibrate again") from None
+        empty = data.get("empty")
+        if empty is None:
+            if data.get("version") == 1:
+                log.warning("%s is an older calibration without the empty board's look: "
+                            "rounds are read without comparing them with the empty board; "
+                            "calibrate again to compare them", source)
+            return cal
+        return replace(cal, reference=_read_reference(cal, empty, source, folder))
+
+
+def _read_reference(cal: Calibration, empty: Any, source: str,
+                    folder: Path | None) -> np.ndarray:
+    """The empty board's look named in a calibration, checked against its camera's view."""
+    try:
+        name = str(empty["image"])
+        ppm, extent = float(empty["ppm"]), float(empty["extent"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CalibrationError(f"{source}: its 'empty' entry is damaged ({exc}); calibrate "
+                               "again") from None
+    path = (folder or Path(".")) / name
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+    if image is None:
+        raise CalibrationError(f"{source}: the empty board's picture {path} is missing or "
+                               "not a picture; keep it beside the calibration, or calibrate "
+                               "again")
+    m = cal.maps
+    if image.shape[:2] != m.mapx.shape or abs(ppm - m.ppm) > 1e-6 or abs(extent - m.extent) > 1e-3:
+        raise CalibrationError(f"{source}: the empty board's picture {path} does not match the "
+                               "calibration (another size); calibrate again")
+    return image
 
 
 def calibrate(frame: np.ndarray, *, seat0: str = "bottom", focal_px: float | None = None,
               board: Board | None = None, name: str = "the frame") -> Calibration:
     """Finds the board on an empty-board frame, measures its circles (unless ``board`` states
-    them) and fits the camera to it."""
+    them), fits the camera to it and keeps the empty board's look for comparing rounds with."""
     if seat0 not in SIDES:
         raise ValueError(f"seat 0 sits at one of {', '.join(SIDES)}, not {seat0!r}")
     found = find_board(frame, board or STANDARD, focal_px=focal_px, name=name,
@@ -104,12 +163,35 @@ def calibrate(frame: np.ndarray, *, seat0: str = "bottom", focal_px: float | Non
     grey = grey_of(frame)
     turn = find_turn(grey, found.camera, found.board, found.polarity)
     camera = place_seats(found.camera, turn, found.board, seat0)
-    return Calibration(camera, found.board, seat0, found.focal_sigma, found.fit.sigma_mm,
-                       found.fit.inliers, turn.source, name)
+    if board is not None:
+        source = "stated"
+    elif found.board.line_radii == STANDARD.line_radii:
+        source = "tournament"
+    else:
+        source = "measured"
+    cal = Calibration(camera, found.board, seat0, found.focal_sigma, found.fit.sigma_mm,
+                      found.fit.inliers, turn.source, name, None, found.agreement, source,
+                      found.polarity)
+    bgr = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    return replace(cal, reference=reference_of(bgr[..., :3], cal.maps))
+
+
+def empty_path(path: str | Path) -> Path:
+    """Where the empty board's look is kept, beside the calibration file."""
+    p = Path(path)
+    return p.with_name(p.stem + "-empty.png")
 
 
 def save(cal: Calibration, path: str | Path) -> None:
-    Path(path).write_text(json.dumps(cal.to_json(), indent=1) + "\n", encoding="utf-8")
+    """Writes the calibration (JSON) and, beside it, the empty board's look (PNG)."""
+    p = Path(path)
+    name = None
+    if cal.reference is not None:
+        picture = empty_path(p)
+        if not cv2.imwrite(str(picture), cal.reference):
+            raise OSError(f"cannot write {picture}")
+        name = picture.name
+    p.write_text(json.dumps(cal.to_json(name), indent=1) + "\n", encoding="utf-8")
 
 
 def load(path: str | Path) -> Calibration:
@@ -127,7 +209,7 @@ def load(path: str | Path) -> Calibration:
     except json.JSONDecodeError as exc:
         raise CalibrationError(f"calibration file {p} is not valid JSON ({exc}); calibrate "
                                "again") from None
-    return Calibration.from_json(data, f"calibration file {p}")
+    return Calibration.from_json(data, f"calibration file {p}", p.parent)
 
 
 def check_frame(cal: Calibration, frame: np.ndarray, name: str = "the frame") -> None:

@@ -37,6 +37,7 @@ _HIST_POINTS = 40000   # ... and the radius count
 _BINS = 700            # log-radius bins from 3 px to the frame's size (about 0.9 % each)
 _RATIO_SIGMA = 0.09    # the prior's spread of the lines' ratios (log)
 _RATIO_MAX = 0.16      # ... and how far they may stray at most
+SQUASH_GAIN = 1.1      # a squashed metric must sharpen the circles this much to be taken
 
 
 @dataclass(frozen=True)
@@ -163,18 +164,19 @@ def _radius(p: _Points, cx: float | np.ndarray, cy: float | np.ndarray,
 
 
 def _sharpness(p: _Points, cx: np.ndarray, cy: np.ndarray, squash: np.ndarray,
-               angle: np.ndarray, inner: float, outer: float) -> np.ndarray:
+               angle: np.ndarray, inner: float, outer: float, bins: int = _BINS
+               ) -> np.ndarray:
     """For each trial (centre and shape), how sharply the points' radii pile up: the sum of
     squared counts per bin of log radius (each point weighted as its share of its circle's
-    round)."""
+    round). Fewer, wider bins make the peak as broad as a coarse search's steps."""
     r = np.atleast_2d(_radius(p, cx, cy, squash, angle))
     n = r.shape[0]
-    scale = _BINS / math.log(outer / inner)
+    scale = bins / math.log(outer / inner)
     b = ((np.log(np.clip(r, inner, outer)) - math.log(inner)) * scale).astype(np.int32)
-    b = np.minimum(b, _BINS - 1)
+    b = np.minimum(b, bins - 1)
     keep = (r > inner) & (r < outer)
-    idx = (b + (np.arange(n, dtype=np.int32) * _BINS)[:, None])[keep]
-    counts = np.bincount(idx, (p.w[None] / r)[keep], minlength=n * _BINS).reshape(n, _BINS)
+    idx = (b + (np.arange(n, dtype=np.int32) * bins)[:, None])[keep]
+    counts = np.bincount(idx, (p.w[None] / r)[keep], minlength=n * bins).reshape(n, bins)
     return np.einsum("ij,ij->i", counts, counts)
 
 
@@ -184,24 +186,40 @@ _SHAPES = np.array([(1.0, 0.0)] + [(q, math.radians(a)) for q in (1.04, 1.1, 1.2
 
 def _centre_search(p: _Points, cx: float, cy: float, size: float
                    ) -> tuple[float, float, float, float, float]:
-    """The centre and squash that make the points' circles sharpest, and that sharpness."""
-    inner, outer = 0.04 * size, 0.75 * size
-    squash, angle = 1.0, 0.0
-    best = 0.0
-    # coarse steps need fewer points than fine ones
-    for span, step, n in ((0.07, 0.01, _SEARCH_POINTS // 4), (0.014, 0.0035, _SEARCH_POINTS // 2),
-                          (0.005, 0.00125, _SEARCH_POINTS)):
-        few = p.some(n)
-        offsets = np.arange(-span, span + 1e-9, step) * size
-        tx, ty = (v.ravel() for v in np.meshgrid(cx + offsets, cy + offsets))
-        scores = _sharpness(few, tx, ty, np.float32(squash), np.float32(angle), inner, outer)
-        k = int(np.argmax(scores))
-        cx, cy = float(tx[k]), float(ty[k])
-        few = few.some(_SEARCH_POINTS // 2)
-        scores = _sharpness(few, np.float32(cx), np.float32(cy), _SHAPES[:, 0], _SHAPES[:, 1],
-                            inner, outer)
-        k = int(np.argmax(scores))
-        squash, angle, best = float(_SHAPES[k, 0]), float(_SHAPES[k, 1]), float(scores[k])
+    """The centre and squash that make the points' circles sharpest, and that sharpness. The
+    centre is searched in narrowing steps with round circles; then a squashed metric is tried,
+    and kept only if it sharpens them clearly (a tilted camera's ellipses), the centre then
+    searched once more with it."""
+    # the middle of the board left out: discs crowding round the hole ring themselves
+    inner, outer = 0.09 * size, 0.75 * size
+    levels = ((0.07, 0.01, _SEARCH_POINTS // 4), (0.014, 0.0035, _SEARCH_POINTS // 2),
+              (0.005, 0.00125, _SEARCH_POINTS))
+
+    def search(cx: float, cy: float, squash: float, angle: float, steps: tuple
+               ) -> tuple[float, float, float]:
+        best = 0.0
+        for span, step, n in steps:
+            few = p.some(n)
+            offsets = np.arange(-span, span + 1e-9, step) * size
+            tx, ty = (v.ravel() for v in np.meshgrid(cx + offsets, cy + offsets))
+            # bins about as wide as a step at the lines' radii: a coarse search's steps
+            # would step over a narrow peak
+            bins = int(min(_BINS, max(40, math.log(outer / inner) * 0.3 / step)))
+            scores = _sharpness(few, tx, ty, np.float32(squash), np.float32(angle), inner,
+                                outer, bins)
+            k = int(np.argmax(scores))
+            cx, cy, best = float(tx[k]), float(ty[k]), float(scores[k])
+        return cx, cy, best
+
+    cx, cy, best = search(cx, cy, 1.0, 0.0, levels)
+    few = p.some(_SEARCH_POINTS)
+    scores = _sharpness(few, np.float32(cx), np.float32(cy), _SHAPES[:, 0], _SHAPES[:, 1],
+                        inner, outer)
+    k = int(np.argmax(scores))
+    if k == 0 or scores[k] < SQUASH_GAIN * scores[0]:
+        return cx, cy, 1.0, 0.0, best
+    squash, angle = float(_SHAPES[k, 0]), float(_SHAPES[k, 1])
+    cx, cy, best = search(cx, cy, squash, angle, levels[1:])
     return cx, cy, squash, angle, best
 
 

@@ -113,6 +113,7 @@ class Candidate:
     y_mm: float
     score: float        # the ring's mean radial edge energy over the board's typical
     energy: float       # ... of its weakest sectors: the strength it is ranked by
+    surface_only: bool = False  # found against the empty board, which judges the surface's
 
 
 SECTORS = 12
@@ -173,13 +174,16 @@ def _sector_responses(a: np.ndarray, b: np.ndarray, radius_px: float) -> np.ndar
     return out
 
 
-def candidates(view: TopView, board: Board, *, min_strength: float = 4.0) -> list[Candidate]:
+def candidates(view: TopView, board: Board, *, min_strength: float = 4.0,
+               image: np.ndarray | None = None) -> list[Candidate]:
     """Points of the top view circled by a rim of the disc's size (module docstring).
 
     A point's strength is the radial edge energy of its ring's weakest sectors (all but the
     few weakest), over the board's typical edge energy: a rim shows all round, while a line
-    the ring touches, a numeral or a plank's edge fills a sector or two at most."""
-    img = cv2.GaussianBlur(view.image, (0, 0), 0.7)
+    the ring touches, a numeral or a plank's edge fills a sector or two at most. ``image``:
+    what to look for rims in instead of the view's colours (its difference from the empty
+    board, where the board's own lines and print are gone)."""
+    img = cv2.GaussianBlur(view.image if image is None else image, (0, 0), 0.7)
     gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)
     jxx = (gx * gx).sum(axis=2)

@@ -32,3 +32,14 @@ class TooManyColours(VisionError, ValueError):
 class CalibrationError(VisionError, ValueError):
     """A calibration file that cannot be used: unreadable, the wrong format, or made for a frame
     of another size."""
+
+
+class BoardInDoubt(VisionError, ValueError):
+    """The board was found but cannot be read surely enough to score it as read (part of it
+    out of view, lines followed only loosely, sides that cannot be told apart), and no disc
+    shows the players where to look."""
+
+
+class CameraMoved(VisionError, RuntimeError):
+    """The fixed rig's camera (or the board under it) has moved since it was calibrated, too
+    far to follow: its message is "camera moved: calibrate again"."""

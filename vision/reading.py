@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -34,11 +34,13 @@ from vision.discs import (
     top_view,
     view_maps,
 )
-from vision.errors import UnreadableImage
-from vision.registration import find_board, grey_of
+from vision.empty import Difference, compare
+from vision.errors import BoardInDoubt, CameraMoved, UnreadableImage
+from vision.registration import MIN_AGREEMENT, find_board, grey_of, refit_camera
+from vision.rings import agreement
 from vision.seats import find_turn, place_seats
 from vision.sides import RGB, assign
-from vision.zones import Registration, judge
+from vision.zones import FLAG_SIGMAS, Registration, judge
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +57,9 @@ MAX_FACE_UNEVEN = 0.2     # median log-colour distance of the face's samples fro
 UNEVEN_PER_CONTRAST = 0.1  # ... or this share of its contrast (a dark face's noise is large in
 #                            logarithms, yet small beside its difference from a light board)
 MAX_RADIUS_OFF_MM = 1.6  # apparent radius against the disc's
+MIN_CHANGE = 0.06         # log-colour change of a face from the empty board there, at least
+CHANGE_PER_NOISE = 4.0    # ... and this many times the frame's own noise against it
+SURFACE_SEEN = 0.98       # share of the playing surface the frame must show
 
 
 @dataclass(frozen=True)
@@ -73,13 +78,15 @@ class DiscReading:
     in_ditch: bool
     side_sure: bool
     colour: RGB               # its top face's colour as seen
+    confidence: float = 1.0   # 0 to 1: how sure the reading is of this disc (below 0.5: check)
+    doubt: str = ""           # what is in doubt, in words, when it is uncertain
 
     def to_json(self) -> dict[str, Any]:
         return {"x_mm": round(self.x_mm, 1), "y_mm": round(self.y_mm, 1), "team": self.team,
                 "zone": self.zone, "uncertain": self.uncertain}
 
-    def to_disc(self) -> Disc:
-        return Disc(self.team, self.zone, self.uncertain, self.x_mm, self.y_mm)
+    def to_disc(self, flag: bool = False) -> Disc:
+        return Disc(self.team, self.zone, self.uncertain or flag, self.x_mm, self.y_mm)
 
 
 @dataclass(frozen=True, eq=False)
@@ -92,6 +99,20 @@ class Reading:
     board: Board
     calibrated: bool
     seat0: str
+    doubts: tuple[str, ...] = ()   # why the board as a whole must be checked, in words
+    notes: tuple[str, ...] = ()    # what the players or the installer should know
+    board_confidence: float = 1.0  # 0 to 1: how sure the board itself was found and seen
+
+    @property
+    def confidence(self) -> float:
+        """The reading's confidence: its board's, or its least sure disc's if lower."""
+        return min([self.board_confidence, *(d.confidence for d in self.discs)])
+
+    @property
+    def check(self) -> bool:
+        """Whether the players must look before the reading scores: a disc or the board in
+        doubt."""
+        return bool(self.doubts) or any(d.uncertain for d in self.discs)
 
     @property
     def totals(self) -> tuple[int, int]:
@@ -103,7 +124,7 @@ class Reading:
 
     @property
     def uncertain(self) -> bool:
-        return any(d.uncertain for d in self.discs)
+        return self.check
 
     @property
     def sides_seen(self) -> tuple[RGB, RGB] | None:
@@ -117,11 +138,20 @@ class Reading:
         return (a, b) if all(sure) else None
 
     def to_json(self) -> dict[str, Any]:
-        return {"discs": [d.to_json() for d in self.discs], "totals": list(self.totals)}
+        out: dict[str, Any] = {"discs": [d.to_json() for d in self.discs],
+                               "totals": list(self.totals),
+                               "confidence": round(self.confidence, 2)}
+        if self.doubts:
+            out["check"] = list(self.doubts)
+            for d in out["discs"]:
+                d["uncertain"] = True
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
 
     def to_rules(self) -> BoardReading:
-        """The rules engine's ``board`` event for this reading."""
-        return BoardReading(tuple(d.to_disc() for d in self.discs))
+        """The rules engine's ``board`` event for this reading (see :func:`to_discs`)."""
+        return BoardReading(to_discs(self))
 
 
 def confirmed_colours(known: tuple[RGB | None, RGB | None] | None,
@@ -134,8 +164,13 @@ def confirmed_colours(known: tuple[RGB | None, RGB | None] | None,
 
 
 def to_discs(reading: Reading) -> tuple[Disc, ...]:
-    """The reading as the rules engine's discs."""
-    return tuple(d.to_disc() for d in reading.discs)
+    """The reading as the rules engine's discs. A board in doubt flags every disc; one in
+    doubt with no disc to flag cannot be scored as read (an empty board is not to be taken on
+    trust then), so :class:`BoardInDoubt` says why, for the players to count by hand."""
+    if reading.doubts and not reading.discs:
+        raise BoardInDoubt("the board could not be read surely: " + "; ".join(reading.doubts)
+                           + "; count this round by hand")
+    return tuple(d.to_disc(bool(reading.doubts)) for d in reading.discs)
 
 
 def _check_frame(frame: object, name: str) -> np.ndarray:
@@ -156,21 +191,62 @@ def _check_frame(frame: object, name: str) -> np.ndarray:
 def locate(frame: np.ndarray, calibration: Calibration | None, board: Board | None, *,
            focal_px: float | None = None, seat0: str = "bottom",
            name: str = "the frame") -> tuple[Registration, Board]:
-    """The camera for this frame and the board it sees: the calibration's, or the board found
-    in the frame (measured, unless ``board`` states it)."""
+    """The camera for this frame and the board it sees: the calibration's (followed if the
+    camera has moved a little), or the board found in the frame (measured, unless ``board``
+    states it)."""
     if calibration is not None:
         check_frame(calibration, frame, name)
         from vision.registration import check_exposure
 
         check_exposure(grey_of(np.ascontiguousarray(frame[::8, ::8])), name, step=1)
-        return Registration(calibration.camera, calibration.focal_sigma, calibration.sigma_mm,
-                            True, calibration.seat0), board or calibration.board
+        reg = Registration(calibration.camera, calibration.focal_sigma, calibration.sigma_mm,
+                           True, calibration.seat0)
+        if calibration.reference is not None:
+            reg = still(frame, calibration, reg, name)
+        return reg, board or calibration.board
     found = find_board(frame, board or STANDARD, focal_px=focal_px, name=name,
                        measure=board is None)
     grey = grey_of(frame)
     turn = find_turn(grey, found.camera, found.board, found.polarity)
     camera = place_seats(found.camera, turn, found.board, seat0)
-    return Registration(camera, found.focal_sigma, found.fit.sigma_mm, False, seat0), found.board
+    confidence = float(np.clip((found.agreement - MIN_AGREEMENT) / (0.6 - MIN_AGREEMENT),
+                               0.0, 1.0))
+    return Registration(camera, found.focal_sigma, found.fit.sigma_mm, False, seat0,
+                        0.5 + 0.5 * confidence), found.board
+
+
+MOVED_AGREEMENT = 0.6  # a frame whose lines agree less than this share of the empty board's
+MOVED_TURN_DEG = 0.5   # ... or whose board is turned this far from it: the camera has moved
+
+
+def still(frame: np.ndarray, cal: Calibration, reg: Registration, name: str) -> Registration:
+    """The rig's camera for this frame: the calibration's if the painted lines still sit where
+    it puts them and the board is not turned; else fitted again from it (the board's radii as
+    calibrated), if that puts the lines back where they were; else :class:`CameraMoved`."""
+    grey = grey_of(frame)
+    polarity = cal.polarity
+    board = cal.board
+    now = agreement(grey, cal.camera, board, polarity)
+    turn = find_turn(grey, cal.camera, board, polarity)
+    turned = turn.source != "none" and abs(turn.degrees) > MOVED_TURN_DEG
+    if now >= MOVED_AGREEMENT * cal.agreement and not turned:
+        return replace(reg, confidence=min(1.0, now / max(cal.agreement, 1e-6)))
+    refit = refit_camera(grey, cal.camera, board, cal.focal_sigma, polarity)
+    if refit is not None:
+        camera, score = refit
+        turn = find_turn(grey, camera, board, polarity)
+        camera = place_seats(camera, turn, board, cal.seat0) if turn.source != "none" \
+            else camera
+        score = agreement(grey, camera, board, polarity)
+        if score >= 0.8 * cal.agreement:
+            shift = float(np.hypot(*(camera.nadir() - cal.camera.nadir())))
+            log.warning("%s: the camera has moved since it was calibrated (%.0f mm); followed "
+                        "it", name, shift)
+            return replace(reg, camera=camera, confidence=min(1.0, score / cal.agreement),
+                           notes=("the camera has moved since it was calibrated; the reading "
+                                  "followed it, but calibrate again when the board is empty",))
+    raise CameraMoved(f"camera moved: calibrate again ({name}: the board's lines are no "
+                      "longer where the calibration has them)")
 
 
 def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
@@ -181,22 +257,38 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     """Reads every disc of a BGR frame (the module docstring's steps).
 
     ``calibration``: the fixed rig's (see :mod:`vision.calibration`); without one the board is
-    found in the frame, seat 0 taken to sit at the frame's ``seat0`` edge. ``colours``: the two
-    sides' disc colours (RGB, team 0 first) when named in the config or seen in an earlier
+    found in the frame, seat 0 taken to sit at the frame's ``seat0`` edge. ``board``: the board
+    the installer stated (config ``[board]``), used instead of measuring it. ``colours``: the
+    two sides' disc colours (RGB, team 0 first) when named in the config or seen in an earlier
     reading of the match (``Reading.sides_seen``), or one side's (the other None) once an
     operator confirmed a reading that showed that side only; otherwise team 0 is the darker.
     """
     frame = _check_frame(frame, name)
     reg, board = locate(frame, calibration, board, focal_px=focal_px, seat0=seat0, name=name)
-    same = calibration is not None and board is calibration.board
+    same = (calibration is not None and board is calibration.board
+            and reg.camera is calibration.camera)
     maps = calibration.maps if same else view_maps(reg.camera, board, board.disc_thickness,
                                                    PX_PER_MM)
     view = top_view(frame, maps)
+    doubts: list[str] = []
+    notes: list[str] = list(reg.notes)
+    seen = _surface_seen(view, board)
+    if seen < SURFACE_SEEN:
+        doubts.append(f"only {seen:.0%} of the playing surface is in the picture")
+    diff = None
+    if calibration is not None and calibration.reference is not None:
+        diff = compare(view, calibration.reference, board.surface_radius)
     cands = candidates(view, board)
+    if diff is not None:  # the board's own lines and print gone: rims stand alone
+        more = [c for c in candidates(view, board, image=diff.residual * 100.0)
+                if math.hypot(c.x_mm, c.y_mm) < board.surface_radius - board.disc_radius / 2]
+        cands = _merge(cands, more, board)
     levels = rimlib.clutter(frame, reg.camera, board)
     centres = np.array([[c.x_mm, c.y_mm] for c in cands]).reshape(-1, 2)
-    rims = [r for r in rimlib.measure(frame, reg.camera, centres, board, levels)
-            if r is not None]
+    surface_only = np.array([c.surface_only for c in cands], bool)
+    rims = [r for r, only in zip(rimlib.measure(frame, reg.camera, centres, board, levels),
+                                 surface_only, strict=True)
+            if r is not None and not (only and r.in_ditch)]
     xy = np.array([[r.x_mm, r.y_mm] for r in rims]).reshape(-1, 2)
     faces, even = rimlib.face_colours(frame, reg.camera, rims, board.disc_radius)
     light = board_light(view, xy, board)[:, ::-1]
@@ -205,46 +297,109 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     ring, lit = surround_colour(view, xy, board)
     around = np.where(np.isnan(ring), around, ring[:, ::-1])
     lit = np.where(np.isnan(lit), around, lit[:, ::-1])
+    change = least = None
+    if diff is not None:
+        change = np.linalg.norm(diff.at(view, xy, 0.8 * board.disc_radius), axis=1)
+        least = max(MIN_CHANGE, CHANGE_PER_NOISE * _noise(diff, view, board))
+    # the empty board decides the playing surface's discs; the ditch's (scoring nothing, and
+    # shaded by each other) are judged by their own colour against its floor
     keep = [i for i, r in enumerate(rims)
-            if _is_disc(r, faces[i], even[i], around[i], lit[i], board)]
+            if _is_disc(r, faces[i], even[i], around[i], lit[i], board,
+                        None if change is None or r.in_ditch else (float(change[i]), least))]
     keep = _distinct([rims[i] for i in keep], keep, board)
     rims, faces, light = [rims[i] for i in keep], faces[keep], light[keep]
-    sides = assign(faces, colours, light)
+    scoring = np.array([board.zone(math.hypot(r.x_mm, r.y_mm)) > 0 for r in rims], bool)
+    sides = assign(faces, colours, light, scoring)
+    if sides.doubt:
+        doubts.append(sides.doubt)
     rims = _side_radius(rims, sides.teams, board)
     discs = []
     for rim, team, sure, face in zip(rims, sides.teams, sides.sure, faces, strict=True):
-        zone, margin, sigma, unsure = judge(rim, reg, board)
+        zone, margin, sigma, _ = judge(rim, reg, board)
         pix = reg.camera.project(np.array([rim.x_mm, rim.y_mm, rim.z_mm]))
         edge = reg.camera.project(np.array([rim.x_mm + board.disc_radius, rim.y_mm, rim.z_mm]))
-        # a doubt about the side matters only where the disc scores
+        confidence, doubt = _disc_confidence(zone, margin, sigma, sure, board)
         discs.append(DiscReading(
-            rim.x_mm, rim.y_mm, team, zone, unsure or (not sure and zone > 0), margin, sigma,
+            rim.x_mm, rim.y_mm, team, zone, confidence < 0.5, margin, sigma,
             (float(pix[0]), float(pix[1])), float(np.hypot(*(edge - pix))), rim.in_ditch,
-            sure, (round(float(face[0])), round(float(face[1])), round(float(face[2])))))
+            sure, (round(float(face[0])), round(float(face[1])), round(float(face[2]))),
+            round(confidence, 3), doubt))
     discs.sort(key=lambda d: (-d.zone, math.hypot(d.x_mm, d.y_mm)))
-    log.info("%s: %d discs, totals %s", name, len(discs),
-             [sum(d.zone for d in discs if d.team == k) for k in (0, 1)])
-    return Reading(tuple(discs), sides.colours, reg.camera, board, reg.calibrated, reg.seat0)
+    log.info("%s: %d discs, totals %s%s", name, len(discs),
+             [sum(d.zone for d in discs if d.team == k) for k in (0, 1)],
+             f", to check: {'; '.join(doubts)}" if doubts else "")
+    return Reading(tuple(discs), sides.colours, reg.camera, board, reg.calibrated, reg.seat0,
+                   tuple(doubts), tuple(notes), reg.confidence if not doubts else 0.3)
+
+
+def _disc_confidence(zone: int, margin: float, sigma: float, side_sure: bool,
+                     board: Board) -> tuple[float, str]:
+    """How sure the reading is of a disc, 0 to 1 (below a half it is to be checked), and what
+    is in doubt: its zone when the deciding line's edge is within a few uncertainties of its
+    rim (a half at FLAG_SIGMAS), its side when the colours cannot say (only where it scores)."""
+    zone_conf = min(1.0, margin / (2.0 * FLAG_SIGMAS * max(sigma, 1e-6)))
+    out, doubt = zone_conf, "its zone: it lies on or near a line" if zone_conf < 0.5 else ""
+    if not side_sure and zone > 0 and out >= 0.3:
+        out, doubt = min(out, 0.3), "its side: the colours cannot tell which side it is"
+    return out, doubt
+
+
+def _surface_seen(view: object, board: Board) -> float:
+    """The share of the playing surface (within the outer line) inside the frame."""
+    inside = getattr(view, "inside")  # noqa: B009
+    xx, yy = view.grid  # type: ignore[attr-defined]
+    on = np.hypot(xx, yy) < board.outer_radius
+    return float(inside[on].mean()) if on.any() else 0.0
+
+
+def _noise(diff: Difference, view: object, board: Board) -> float:
+    """The frame's own noise against the empty board: the median difference over the
+    playing surface (mostly bare board)."""
+    xx, yy = view.grid  # type: ignore[attr-defined]
+    on = (np.hypot(xx, yy) < board.surface_radius - 5.0) & view.inside  # type: ignore
+    return float(np.median(diff.size[on])) if on.any() else 0.0
+
+
+def _merge(first: list, second: list, board: Board) -> list:
+    """The candidates of both lists, those of the second a disc's half-radius from every one
+    of the first added."""
+    out = list(first)
+    near = 0.5 * board.disc_radius
+    for c in second:
+        if all(math.hypot(c.x_mm - k.x_mm, c.y_mm - k.y_mm) > near for k in first):
+            out.append(replace(c, surface_only=True))
+    return out
 
 
 def _is_disc(rim: rimlib.Rim, face: np.ndarray, even: float, around: np.ndarray,
-             lit: np.ndarray, board: Board) -> bool:
+             lit: np.ndarray, board: Board,
+             change: tuple[float, float] | None = None) -> bool:
     """Whether a measured rim is a disc's: a circle of the disc's size found over enough of its
-    round, around an even top face of another colour than the bare board (or ditch) just
-    around it, and than the lit part of it. A ring of the board's print (a numeral's 0), grain,
-    a line's curve or the gap between touching discs has the board's colour inside, or print
-    and board mixed; a gap's inside is lit board, darker around only where the discs' contact
-    shadows fall."""
+    round, around an even top face that is not the bare board. Against the empty board
+    (``change``: how much the face changed it there, and the least a disc changes it in this
+    frame) that is the whole test of the face: the board's print, grain, lines and the gap
+    between touching discs change nothing, a disc of any colour does. Without it, the face
+    must differ from the bare board (or ditch) just around it and from the lit part of it: a
+    ring of the board's print (a numeral's 0), grain, a line's curve or the gap between
+    touching discs has the board's colour inside, or print and board mixed; a gap's inside is
+    lit board, darker around only where the discs' contact shadows fall."""
     log_face = np.log(face + 8.0)
     contrast = float(np.linalg.norm(log_face - np.log(around + 8.0)))
-    least = MIN_DITCH_CONTRAST if rim.in_ditch else MIN_FACE_CONTRAST
-    unlike_lit = rim.in_ditch or float(
-        np.linalg.norm(log_face - np.log(lit + 8.0))) >= MIN_LIT_CONTRAST
+    if change is not None:
+        amount, least = change
+        bold = amount >= BOLD_CONTRAST or contrast >= BOLD_CONTRAST
+        face_ok = amount >= least and even <= max(MAX_FACE_UNEVEN, UNEVEN_PER_CONTRAST
+                                                  * max(amount, contrast))
+    else:
+        least = MIN_DITCH_CONTRAST if rim.in_ditch else MIN_FACE_CONTRAST
+        unlike_lit = rim.in_ditch or float(
+            np.linalg.norm(log_face - np.log(lit + 8.0))) >= MIN_LIT_CONTRAST
+        bold = contrast >= BOLD_CONTRAST
+        face_ok = (contrast >= least and unlike_lit
+                   and even <= max(MAX_FACE_UNEVEN, UNEVEN_PER_CONTRAST * contrast))
     return (rim.points >= MIN_POINTS and rim.spread_mm <= MAX_SPREAD_MM
             and abs(rim.radius_mm - board.disc_radius) <= MAX_RADIUS_OFF_MM
-            and rim.coverage >= (MIN_COVERAGE if contrast < BOLD_CONTRAST else MIN_BOLD_COVERAGE)
-            and contrast >= least and unlike_lit
-            and even <= max(MAX_FACE_UNEVEN, UNEVEN_PER_CONTRAST * contrast))
+            and rim.coverage >= (MIN_BOLD_COVERAGE if bold else MIN_COVERAGE) and face_ok)
 
 
 def _distinct(rims: list[rimlib.Rim], index: list[int], board: Board) -> list[int]:

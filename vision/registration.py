@@ -113,26 +113,53 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
     # An unknown lens: if the fit does not take from the typical focal length, start again
     # from shorter and longer ones (a phone held at an angle needs about the right one).
     known = guess.sigma < 0.1
+
+    def good(b: tuple | None) -> bool:
+        return b is not None and b[2] > GOOD_AGREEMENT and b[1].sigma_mm <= 1.5
+
+    held = "edge" if measure else "none"
+
+    def attempt(c: coarselib.Coarse, priors: Priors) -> tuple | None:
+        """The fit from hypothesis ``c``: first with the lines at the prior board's
+        proportions (as most boards have them, and the lens's distortion then measured
+        with them held), then, if that puts them less than well, with their radii measured,
+        kept only if it puts them clearly better."""
+        got = _fit_from(grey, c, board, board, priors, w, h, held)
+        if not measure or (got is not None and got[2] >= HELD_GOOD):
+            return got
+        if not _plausible(c.radii_mm(board)):
+            return got
+        free = _fit_from(grey, c, measured(board, c.radii_mm(board)), board, priors, w, h,
+                         "radii")
+        if free is not None and (got is None or free[2] > got[2] + PRIOR_MARGIN):
+            return free
+        return got
+
+    # each hypothesis with the lens as expected, then the likeliest with other focal lengths
     best: tuple[CameraModel, RingFit, float, Board, float] | None = None
+    best_c = hypotheses[0]
     for c in hypotheses:
-        start = measured(board, c.radii_mm(board)) if measure else board
-        if measure and not _plausible(c.radii_mm(board)):
-            continue
-        for k in (1.0, 0.73, 1.37, 0.55):
-            priors = Priors(guess.focal_px * k, min(guess.sigma, 0.1))
-            got = _fit_from(grey, c, start, board, priors, w, h, measure)
-            if got is not None and known and k != 1.0:
+        got = attempt(c, Priors(guess.focal_px, min(guess.sigma, 0.1)))
+        if got is not None and (best is None or got[2] > best[2]):
+            best, best_c = got, c
+        if good(best):
+            break
+    # other focal lengths only when the lens as expected found the lines barely or not at
+    # all (a phone's unknown lens, a board near the frame's edge pulling the pose off)
+    if best is None or best[2] < MIN_AGREEMENT + 0.15:
+        for k in (0.73, 1.37, 0.55):
+            got = attempt(best_c, Priors(guess.focal_px * k, min(guess.sigma, 0.1)))
+            if got is not None and known:
                 # A known lens whose own fit went astray (a board near the frame's edge can
                 # pull the first pose off): another focal length's fit is only a better start;
                 # the lens is fitted again from there, held to what it is.
+                mode = held if got[3].line_radii == board.line_radii else "radii"
                 got = _stages(grey, got[0], got[3], board, Priors(guess.focal_px, guess.sigma),
-                              measure, got[4])
+                              mode, got[4])
             if got is not None and (best is None or got[2] > best[2]):
                 best = got
-            if best is not None and best[2] > GOOD_AGREEMENT and best[1].sigma_mm <= 1.5:
+            if good(best):
                 break
-        if best is not None and best[2] > GOOD_AGREEMENT and best[1].sigma_mm <= 1.5:
-            break
     if (best is None or best[2] < MIN_AGREEMENT or best[1].inliers < 0.15 * total
             or best[1].sigma_mm > 1.5):
         raise NoBoardFound(
@@ -150,6 +177,7 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
 
 SNAP = 0.015  # a board measured this near the prior's proportions is tried at them
 PRIOR_MARGIN = 0.03  # ... and one further off kept only if its lines agree this much better
+HELD_GOOD = 0.75     # a fit at the prior's proportions this much in line needs no measuring
 
 
 def _snap(grey: np.ndarray, best: tuple[CameraModel, RingFit, float, Board, float],
@@ -163,13 +191,7 @@ def _snap(grey: np.ndarray, best: tuple[CameraModel, RingFit, float, Board, floa
     cam, fit, score, board, polarity = best
     now = np.array(board.line_radii)
     want = np.array(prior.line_radii)
-    if np.max(np.abs(now / want - 1.0)) > SNAP:
-        # Lines measured well off the prior's: discs crowding a board can pass for a line,
-        # so the prior board is fitted too, from this camera, and kept unless the measured
-        # board puts the lines where they are clearly better.
-        held = _stages(grey, cam, prior, prior, priors, False, polarity)
-        if held is not None and held[2] >= score - PRIOR_MARGIN:
-            return held
+    if np.max(np.abs(now / want - 1.0)) > SNAP or np.array_equal(now, want):
         return best
     # the lines held at the prior's radii, the surface's edge still measured
     start = measured(prior, (*prior.line_radii, board.surface_radius))
@@ -207,19 +229,21 @@ def refocused(cam: CameraModel, focal_px: float) -> CameraModel:
     return cam.with_params(p)
 
 
-def _measure(board: Board, prior: Board, measure: bool) -> Measure | None:
+def _measure(board: Board, prior: Board, mode: str) -> Measure | None:
     """What the fit may measure of ``board`` (its circles as they stand now), held to
-    ``prior`` (the tournament board's proportions at this board's scale)."""
-    if not measure:
+    ``prior`` (the tournament board's proportions at this board's scale): "radii", the lines
+    and the surface's edge; "edge", the surface's edge only; "none", nothing."""
+    if mode == "none":
         return None
     now = tuple(c.radius for c in circles(board))
     k = board.outer_radius / prior.outer_radius
     expect = tuple(c.radius * k for c in circles(prior))
-    return Measure(now, expect, MEASURE_SIGMA)
+    sigma = MEASURE_SIGMA if mode == "radii" else (0.0, 0.0, 0.0, MEASURE_SIGMA[3])
+    return Measure(now, expect, sigma)
 
 
 def _fit_from(grey: np.ndarray, c: coarselib.Coarse, board: Board, prior: Board,
-              priors: Priors, w: int, h: int, measure: bool
+              priors: Priors, w: int, h: int, measure: str
               ) -> tuple[CameraModel, RingFit, float, Board, float] | None:
     """The camera fitted from a coarse hypothesis with these priors, with its line agreement
     (see :func:`vision.rings.agreement`), the board as measured and the lines' polarity, or
@@ -247,7 +271,7 @@ def _fit_from(grey: np.ndarray, c: coarselib.Coarse, board: Board, prior: Board,
 
 
 def _stages(grey: np.ndarray, cam: CameraModel, board: Board, prior: Board, priors: Priors,
-            measure: bool, polarity: float | None = None
+            measure: str, polarity: float | None = None
             ) -> tuple[CameraModel, RingFit, float, Board, float] | None:
     """Narrowing searches, each fit freer than the last, each circle's radius measured as it
     goes; the surface's edge joins last (a wide search for it could land on the outer line).
@@ -271,3 +295,15 @@ def _stages(grey: np.ndarray, cam: CameraModel, board: Board, prior: Board, prio
             best = (fit.camera, fit, score, now, lp)
         cam, board = best[0], best[3]
     return best
+
+
+def refit_camera(grey: np.ndarray, camera: CameraModel, board: Board, focal_sigma: float,
+                 polarity: float) -> tuple[CameraModel, float] | None:
+    """A calibrated camera fitted again to a frame's lines (the board as calibrated: its radii
+    held), starting from where it was: a rig nudged since calibration. Returns the camera and
+    its agreement with the lines, or None when the lines are lost."""
+    priors = Priors(camera.fx, max(focal_sigma, 0.01))
+    got = _stages(grey, camera, board, board, priors, "none", polarity)
+    if got is None or got[1].sigma_mm > 1.5:
+        return None
+    return got[0], got[2]

@@ -8,8 +8,10 @@ as logarithms (so a disc in a lamp's falloff or a shadow keeps its place relativ
 A board with one side's discs only cannot say which side that is: with the colours named (or
 carried over from an earlier reading of the same match), the nearer colour decides; without,
 the discs are given to the side whose usual colour they resemble more, and marked unsure.
-Three or more clearly different colours (each on two discs or more) are refused: something
-other than discs, or a third set, is on the board; a single disc of an odd colour is kept, unsure.
+Three or more clearly different colours (each on two discs or more) put the board in doubt
+(something other than discs, or a third set, is on it), unless the third colour's discs all
+score nothing (another set's discs in the ditch): those are set aside. A single disc of an odd
+colour is kept, unsure.
 """
 
 from __future__ import annotations
@@ -19,8 +21,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-
-from vision.errors import TooManyColours
 
 log = logging.getLogger(__name__)
 
@@ -33,14 +33,25 @@ _THIRD_RATIO = 4.0
 _THIRD_HUE = 0.3    # ... and differ in hue or saturation by this much
 
 
+MORE_THAN_TWO = ("the discs come in more than two colours, so the sides cannot be told apart: "
+                 "take off anything that is not a disc of the two sets in play, or name the "
+                 "two colours in the config ([vision] team_colours)")
+
+
 @dataclass(frozen=True)
 class Sides:
     """Per disc its team, whether that is sure, and the two teams' colours as seen (RGB, None
-    for a side with no disc here)."""
+    for a side with no disc here); ``doubt`` says why the board as a whole cannot be split
+    into two sides, when it cannot."""
 
     teams: tuple[int, ...]
     sure: tuple[bool, ...]
     colours: tuple[RGB | None, RGB | None]
+    doubt: str = ""
+
+
+class _Split(Exception):
+    """A side's discs fall in two colours of their own: more than two sets in play."""
 
 
 def _log(rgb: np.ndarray) -> np.ndarray:
@@ -138,21 +149,21 @@ def _odd_ones(x: np.ndarray, labels: np.ndarray) -> np.ndarray:
         sizes = np.bincount(sub, minlength=2)
         hue = float(np.linalg.norm(_chroma(centres[0]) - _chroma(centres[1])))
         if sizes.min() >= 2 and hue > _THIRD_HUE:
-            raise TooManyColours(
-                "the discs come in more than two colours, so the sides cannot be told "
-                "apart: take off anything that is not a disc of the two sets in play, or "
-                "name the two colours in the config ([vision] team_colours)")
+            raise _Split
         if sizes.min() == 1:
             odd[idx[sub == int(np.argmin(sizes))]] = True
     return odd
 
 
 def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = None,
-           light: np.ndarray | None = None) -> Sides:
+           light: np.ndarray | None = None, scoring: np.ndarray | None = None) -> Sides:
     """Teams for discs whose top faces have the given colours (n, 3; RGB). ``light``: the lit
     board's colour near each disc (n, 3; RGB); the discs' colours are then compared relative to
     it, so a lamp's falloff across the board does not split a side in two. ``colours``: the two
-    sides' colours, or one of them (the other None)."""
+    sides' colours, or one of them (the other None). ``scoring``: which discs score (bool per
+    disc): a third colour among discs that score nothing (another set's, in the ditch) is set
+    aside, since their side changes no total; among scoring discs it puts the board in doubt
+    (``Sides.doubt``)."""
     n = len(faces)
     if colours is not None and colours[0] is None and colours[1] is None:
         colours = None
@@ -160,11 +171,58 @@ def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = No
         return Sides((), (), colours if colours else (None, None))
     raw = _log(faces)
     x = raw - _log(light) + float(np.mean(_log(light))) if light is not None else raw
-    if _three(x):
-        raise TooManyColours(
-            "the discs come in more than two colours, so the sides cannot be told apart: take "
-            "off anything that is not a disc of the two sets in play, or name the two colours "
-            "in the config ([vision] team_colours)")
+    scoring = np.ones(n, bool) if scoring is None else np.asarray(scoring, bool)
+    if not _three(x):
+        try:
+            return _sides(faces, raw, x, colours)
+        except _Split:
+            pass
+    # more than two colours: a colour no scoring disc shows is set aside (of two such, the
+    # rarer), and the board read from the rest
+    labels, _ = k_means(x, 3) if n >= 3 else (np.zeros(n, int), None)
+    idle = [j for j in range(3) if (labels == j).any() and not scoring[labels == j].any()]
+    if not idle:
+        return _in_doubt(faces, raw, x, colours)
+    j = min(idle, key=lambda j: int((labels == j).sum()))
+    aside = labels == j
+    try:
+        core = _sides(faces[~aside], raw[~aside], x[~aside], colours)
+    except _Split:
+        return _in_doubt(faces, raw, x, colours)
+    return _with_aside(core, raw, aside)
+
+
+def _in_doubt(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
+              colours: tuple[RGB | None, RGB | None] | None) -> Sides:
+    """Sides for a board whose discs come in more than two colours: the best two-way split,
+    none of it sure, and the doubt said."""
+    labels, centres = two_means(x) if len(x) >= 2 else (np.zeros(len(x), int), x[:1])
+    dark = int(np.argmin(_luma(centres))) if len(centres) > 1 else 0
+    teams = np.where(labels == dark, 0, 1)
+    return Sides(tuple(int(t) for t in teams), (False,) * len(x), _seen(faces, teams),
+                 MORE_THAN_TWO)
+
+
+def _with_aside(core: Sides, raw: np.ndarray, aside: np.ndarray) -> Sides:
+    """``core`` (the sides of the discs not set aside) with the set-aside discs given to the
+    side whose colour they are nearer: they score nothing, so their side is sure enough."""
+    teams = np.zeros(len(aside), int)
+    sure = np.ones(len(aside), bool)
+    teams[~aside] = core.teams
+    sure[~aside] = core.sure
+    ref = [_log(np.array(c)) if c is not None else None for c in core.colours]
+    for i in np.flatnonzero(aside):
+        d = [np.linalg.norm(raw[i] - r) if r is not None else np.inf for r in ref]
+        teams[i] = int(np.argmin(d)) if np.isfinite(min(d)) else 0
+    return Sides(tuple(int(t) for t in teams), tuple(bool(v) for v in sure), core.colours,
+                 core.doubt)
+
+
+def _sides(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
+           colours: tuple[RGB | None, RGB | None] | None) -> Sides:
+    """The sides of discs in at most two colours (see :func:`assign`); raises :class:`_Split`
+    when a side's discs fall in two colours of their own."""
+    n = len(faces)
     labels = np.zeros(n, int)
     two = False
     odd = np.zeros(n, bool)

@@ -44,6 +44,8 @@ class Registration:
     ring_sigma_mm: float     # scatter of the board's circles about the fit
     calibrated: bool
     seat0: str
+    confidence: float = 1.0  # how sure the board was found where the camera puts it (0 to 1)
+    notes: tuple[str, ...] = ()  # what the installer should know (a camera refitted)
 
 
 def lean_mm(camera: CameraModel, x: float, y: float, height: float) -> float:

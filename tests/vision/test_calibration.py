@@ -33,11 +33,13 @@ def test_a_calibration_round_trips_through_its_file(rigs, tmp_path):
     path = tmp_path / "rig.json"
     save_calibration(cal, path)
     data = json.loads(path.read_text())
-    assert data["format"] == "crokiscore-calibration" and data["version"] == 1
+    assert data["format"] == "crokiscore-calibration" and data["version"] == 2
     assert data["seat0"] == cal.seat0
+    assert (tmp_path / data["empty"]["image"]).is_file()  # the empty board's look, beside it
     back = load_calibration(path)
     assert back.camera == cal.camera
     assert back.board == cal.board
+    assert np.array_equal(back.reference, cal.reference)
     assert (back.seat0, back.turn_from, back.points) == (cal.seat0, cal.turn_from, cal.points)
     frame = rigs["layouts"][0].frames[0][0]
     assert read_board(frame, back).to_json() == read_board(frame, cal).to_json()

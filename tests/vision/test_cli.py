@@ -42,7 +42,9 @@ def test_score_prints_one_json_line_per_image(files, capsys, tmp_path):
     for line, name in zip(lines, names, strict=True):
         got = json.loads(line)
         assert got["image"] == name
-        assert set(got) == {"image", "discs", "totals"}
+        assert {"image", "discs", "totals", "confidence"} <= set(got) <= {
+            "image", "discs", "totals", "confidence", "check", "notes"}
+        assert 0.0 <= got["confidence"] <= 1.0
         for d in got["discs"]:
             assert set(d) == {"x_mm", "y_mm", "team", "zone", "uncertain"}
         assert got["totals"] == [sum(d["zone"] for d in got["discs"] if d["team"] == k)

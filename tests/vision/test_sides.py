@@ -1,9 +1,7 @@
 """Sides by colour: two clusters, team 0 the darker, or the named colours."""
 
 import numpy as np
-import pytest
 
-from vision import TooManyColours
 from vision.sides import assign
 
 BLACK, RED, NATURAL = (35, 34, 36), (176, 38, 36), (226, 205, 160)
@@ -54,11 +52,32 @@ def test_a_single_odd_disc_is_kept_but_unsure():
     assert s.sure.count(False) == 1 and not s.sure[-1]
 
 
-def test_three_colours_are_refused():
+def test_three_colours_put_the_board_in_doubt():
     faces = np.concatenate([jitter(BLACK, 3, 1), jitter(NATURAL, 3, 2),
                             jitter((40, 60, 200), 3, 4)])
-    with pytest.raises(TooManyColours):
-        assign(faces)
+    s = assign(faces)
+    assert "more than two colours" in s.doubt
+    assert not any(s.sure)
+
+
+def test_a_third_set_in_the_ditch_is_set_aside():
+    """Blue discs of another set lie in the ditch: they score nothing, so the board's two
+    sides are read from the scoring discs, sure, and the blue ones given to the nearer side."""
+    faces = np.concatenate([jitter(BLACK, 3, 1), jitter(NATURAL, 3, 2),
+                            jitter((40, 60, 200), 3, 4)])
+    scoring = np.array([True] * 6 + [False] * 3)
+    s = assign(faces, scoring=scoring)
+    assert not s.doubt
+    assert s.teams[:6] == (0, 0, 0, 1, 1, 1) and all(s.sure[:6])
+    assert s.colours[0][0] < 60 and s.colours[1][0] > 180
+
+
+def test_worn_discs_in_two_shades_stay_one_side():
+    """One side's discs worn to two shades of the same colour (lighter, not another hue)."""
+    worn = np.concatenate([jitter(RED, 3, 1), jitter(np.array(RED) * 0.6, 3, 2)])
+    s = assign(np.concatenate([worn, jitter(NATURAL, 4, 3)]))
+    assert not s.doubt
+    assert s.teams == (0,) * 6 + (1,) * 4
 
 
 def test_no_discs():

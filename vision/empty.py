@@ -1,0 +1,136 @@
+"""The empty board: what a fixed rig's frame is compared with.
+
+A rig's calibration keeps the empty board's look, resampled onto the plane of the discs' top
+faces (board millimetres, like :class:`vision.discs.TopView`), so it stays right when the camera
+is refitted. Each round's frame is resampled the same way and compared with it in logarithms:
+a shadow, a cloud or a lamp's falloff scales the light, which in logarithms is a difference that
+varies slowly across the board, while a disc changes the colour and texture over a round patch
+its own size. The slow part (the light field) is taken out by a robust median over cells of the
+board; what is left is near nothing on bare board, whatever its lines, numerals, grain, pegs or
+hole, and stands out wherever a disc lies, a dark disc on a dark board included.
+
+The same comparison says when the camera (or the board) has moved: the painted lines then no
+longer sit where the calibration's camera puts them (see :func:`vision.reading.locate`).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.discs import TopView, ViewMaps
+
+CELL_MM = 48.0        # the light field's cells: several discs wide, so a disc is an outlier
+CHANGED = 0.25        # log difference beyond which a pixel is taken as changed (not bare)
+MIN_BARE = 0.3        # ... a cell keeps its own light level with this share of it bare
+LOG_OFFSET = 8.0
+
+
+def to_log(image: np.ndarray) -> np.ndarray:
+    return np.log(image.astype(np.float32) + np.float32(LOG_OFFSET))
+
+
+def shrink(reference: np.ndarray, size: int) -> np.ndarray:
+    """The kept empty board (uint8 BGR) at a top view's size."""
+    if reference.shape[0] == size:
+        return reference.astype(np.float32)
+    return cv2.resize(reference, (size, size), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+@dataclass(frozen=True, eq=False)
+class Difference:
+    """A round's top view against the empty board's: per pixel the log-colour difference with
+    the light field taken out (3 channels; near 0 on bare board), the light field itself (the
+    log brightness change per cell, its median over the board), and how large the difference
+    is (its norm over the channels)."""
+
+    residual: np.ndarray   # (size, size, 3) float32
+    light: np.ndarray      # (size, size) float32: log brightness change the light made
+    size: np.ndarray       # (size, size) float32: norm of the residual
+
+    def at(self, view: TopView, xy: np.ndarray, radius_mm: float) -> np.ndarray:
+        """Per disc centre (n, 2; mm), the median residual (n, 3) over the middle of a disc of
+        ``radius_mm``: what its face changed of the empty board."""
+        xy = np.asarray(xy, np.float64).reshape(-1, 2)
+        if len(xy) == 0:
+            return np.zeros((0, 3))
+        r = np.array([0.0, 0.25, 0.5]) * radius_mm
+        a = np.arange(8) * (2 * math.pi / 8)
+        pts = np.concatenate([[[0.0, 0.0]], (r[1:, None, None] * np.stack(
+            [np.cos(a), np.sin(a)], -1)[None]).reshape(-1, 2)])
+        sx = xy[:, None, 0] + pts[None, :, 0]
+        sy = xy[:, None, 1] + pts[None, :, 1]
+        n = self.residual.shape[0]
+        col = np.clip(np.round((sx + view.extent) * view.ppm - 0.5).astype(int), 0, n - 1)
+        row = np.clip(np.round((view.extent - sy) * view.ppm - 0.5).astype(int), 0, n - 1)
+        return np.median(self.residual[row, col], axis=1)
+
+
+def compare(view: TopView, reference: np.ndarray, surface_radius: float) -> Difference:
+    """The round's top view against the empty board's (``reference``, uint8 BGR, any size: it
+    is brought to the view's). The light field is the per-cell median of the difference's
+    brightness over bare board, found twice: the second time leaving out what the first showed
+    changed (discs), where enough of the cell is left."""
+    n = view.image.shape[0]
+    ref = shrink(reference, n)
+    diff = to_log(view.image) - to_log(ref)
+    bright = diff.mean(axis=2)
+    xx, yy = view.grid
+    on = (np.hypot(xx, yy) < surface_radius + 40.0) & view.inside
+    field = _field(bright, on, view.ppm, None)
+    changed = np.abs(bright - field) > CHANGED
+    field = _field(bright, on & ~changed, view.ppm, on)
+    residual = diff - field[..., None]
+    residual[~view.inside] = 0.0
+    size = np.sqrt((residual * residual).sum(axis=2))
+    return Difference(residual.astype(np.float32), field.astype(np.float32),
+                      size.astype(np.float32))
+
+
+def _field(bright: np.ndarray, use: np.ndarray, ppm: float, fallback: np.ndarray | None
+           ) -> np.ndarray:
+    """The light field: per cell, the median brightness difference over the pixels in use
+    (cells with too few of them take their neighbours'), smoothed back to full size."""
+    n = bright.shape[0]
+    cell = max(4, round(CELL_MM * ppm))
+    k = -(-n // cell)
+    pad = k * cell - n
+    b = np.pad(bright, ((0, pad), (0, pad)), constant_values=np.nan)
+    u = np.pad(use, ((0, pad), (0, pad)), constant_values=False)
+    blocks = np.where(u, b, np.nan).reshape(k, cell, k, cell).transpose(0, 2, 1, 3)
+    blocks = blocks.reshape(k, k, cell * cell)
+    count = np.sum(~np.isnan(blocks), axis=2)
+    med = np.full((k, k), np.nan, np.float32)
+    have = count >= MIN_BARE * cell * cell
+    if fallback is None:
+        have = count >= 0.15 * cell * cell
+    if have.any():
+        med[have] = np.nanmedian(blocks[have], axis=1)
+    else:
+        return np.zeros_like(bright)
+    # cells without enough bare board take the median of their neighbours that have it
+    for _ in range(k):
+        missing = np.isnan(med)
+        if not missing.any():
+            break
+        padded = np.pad(med, 1, constant_values=np.nan)
+        stack = np.stack([padded[i:i + k, j:j + k] for i in range(3) for j in range(3)])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            fill = np.nanmedian(stack, axis=0)
+        med = np.where(missing & ~np.isnan(fill), fill, med)
+    med = np.nan_to_num(med, nan=float(np.nanmedian(med)) if np.isfinite(med).any() else 0.0)
+    full = cv2.resize(med, (k * cell, k * cell), interpolation=cv2.INTER_LINEAR)[:n, :n]
+    return full.astype(np.float32)
+
+
+def reference_of(frame: np.ndarray, maps: ViewMaps) -> np.ndarray:
+    """The empty board's look to keep: the frame resampled exactly as a round's frame will be
+    (the same view, the same lookup), as 8-bit BGR, so the two differ only where the board
+    does."""
+    return cv2.remap(frame, maps.mapx, maps.mapy, cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
