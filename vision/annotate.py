@@ -58,17 +58,18 @@ def annotate(frame: np.ndarray, reading: Reading) -> np.ndarray:
         pts = np.round(reading.camera.project_plane(ring * r, 0.0)).astype(np.int32)
         cv2.polylines(img, [pts], True, (255, 255, 255), max(1, thick // 3), cv2.LINE_8)
     for d in reading.discs:
+        check = d.uncertain or bool(reading.doubts)
         colour = _bgr(reading.colours[d.team], d.team)
         outline = _rim(reading, d, board.disc_radius + 1.5)
         cv2.polylines(img, [outline], True, _contrast(colour), thick * 2 + 2, cv2.LINE_8)
         cv2.polylines(img, [outline], True, colour, thick * 2, cv2.LINE_8)
-        if d.uncertain:
+        if check:
             cv2.polylines(img, [_rim(reading, d, board.disc_radius + 5.0)], True, CHECK,
                           thick + 1, cv2.LINE_8)
-        label = f"{d.zone}?" if d.uncertain else str(d.zone)
+        label = f"{d.zone}?" if check else str(d.zone)
         cx, cy = round(d.pixel[0]), round(d.pixel[1])
         _text(img, label, (cx, cy), max(0.5, 0.042 * d.radius_px),
-              CHECK if d.uncertain else (255, 255, 255), max(1, round(0.12 * d.radius_px)))
+              CHECK if check else (255, 255, 255), max(1, round(0.12 * d.radius_px)))
     _banner(img, reading, scale_px)
     return img
 
@@ -76,7 +77,7 @@ def annotate(frame: np.ndarray, reading: Reading) -> np.ndarray:
 def _banner(img: np.ndarray, reading: Reading, scale_px: float) -> None:
     """The totals in the frame's top-left corner, each on its side's colour."""
     totals = reading.totals
-    unsure = sum(d.uncertain for d in reading.discs)
+    unsure = sum(d.uncertain or bool(reading.doubts) for d in reading.discs)
     s = 1.2 * scale_px
     t = max(2, round(2.5 * scale_px))
     pad = round(14 * scale_px)
@@ -91,8 +92,22 @@ def _banner(img: np.ndarray, reading: Reading, scale_px: float) -> None:
                       cv2.LINE_8)
         _text(img, text, (x + pad + w // 2, pad + h // 2), s, _contrast(colour), t)
         x += w + 3 * pad
-    if unsure:
+    if reading.doubts:
+        text = "CHECK the board"
+    elif unsure:
         text = f"CHECK {unsure} disc{'s' if unsure > 1 else ''}"
-        (w, _), _ = cv2.getTextSize(text, _FONT, s, t)
-        cv2.rectangle(img, (x, pad), (x + w + 2 * pad, pad + h), CHECK, -1, cv2.LINE_8)
-        _text(img, text, (x + pad + w // 2, pad + h // 2), s, (0, 0, 0), t)
+    else:
+        return
+    (w, _), _ = cv2.getTextSize(text, _FONT, s, t)
+    cv2.rectangle(img, (x, pad), (x + w + 2 * pad, pad + h), CHECK, -1, cv2.LINE_8)
+    _text(img, text, (x + pad + w // 2, pad + h // 2), s, (0, 0, 0), t)
+    # the board's doubts in words, a line each under the banner
+    small = max(0.45, 0.6 * s)
+    thin = max(1, t - 1)
+    y = pad + h
+    for doubt in reading.doubts:
+        (w, th), base = cv2.getTextSize(doubt, _FONT, small, thin)
+        y += th + base + pad // 2
+        cv2.rectangle(img, (pad, y - th - pad // 2), (pad + w + pad, y + base),
+                      (0, 0, 0), -1, cv2.LINE_8)
+        cv2.putText(img, doubt, (pad + pad // 2, y), _FONT, small, CHECK, thin, cv2.LINE_8)

@@ -8,8 +8,10 @@ in words (and, with ``--json``, as ``{"image": ..., "error": ...}``), the others
 and the exit status is 2.
 
 ``calibrate EMPTY --out CAL [--seat0 SIDE] [--focal-px F] [--picture PNG]`` finds the board on a
-frame of the empty board and writes the calibration (JSON, see :mod:`vision.calibration`) and a
-picture of the board's circles drawn back onto the frame (by default beside CAL, as .png).
+frame of the empty board, measures its lines (unless the config states the board), prints their
+radii and writes the calibration (JSON, see :mod:`vision.calibration`), the empty board's look
+beside it (CAL's name with ``-empty.png``) and a picture of the board's circles drawn back onto
+the frame (by default beside CAL, as .png).
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from rules.board import Board
 from vision.annotate import annotate
-from vision.calibration import Calibration, calibrate, check_picture, load, save
+from vision.calibration import Calibration, calibrate, check_picture, empty_path, load, save
 from vision.errors import UnreadableImage, VisionError
 from vision.reading import Reading, read_board
 
@@ -50,17 +53,23 @@ def _summary(path: str, reading: Reading) -> str:
     check = sum(d.uncertain for d in reading.discs)
     lines = [f"{path}: team 0 {t0}, team 1 {t1} ({n} disc{'s' if n != 1 else ''} read"
              + (f", {check} to check" if check else "") + ")"]
+    for doubt in reading.doubts:
+        lines.append(f"  CHECK the board: {doubt}")
     for d in reading.discs:
-        flag = "  CHECK" if d.uncertain else ""
+        flag = f"  CHECK {d.doubt}" if d.uncertain and d.doubt else (
+            "  CHECK" if d.uncertain else "")
         lines.append(f"  team {d.team} zone {d.zone:2d} at ({d.x_mm:7.1f}, {d.y_mm:7.1f}) mm"
                      f"{flag}")
+    for note in reading.notes:
+        lines.append(f"  note: {note}")
     return "\n".join(lines)
 
 
 def score(args: argparse.Namespace, colours: tuple | None = None,
-          calibration: str | None = None) -> int:
-    """The ``score`` command; ``colours`` and ``calibration`` are the config's (the caller
-    reads it), used unless the command line says otherwise."""
+          calibration: str | None = None, board: Board | None = None) -> int:
+    """The ``score`` command; ``colours``, ``calibration`` and ``board`` (a board the
+    installer stated, config ``[board]``) are the config's (the caller reads it), used unless
+    the command line says otherwise."""
     try:
         path = args.calibration or calibration
         cal: Calibration | None = load(path) if path else None
@@ -78,7 +87,7 @@ def score(args: argparse.Namespace, colours: tuple | None = None,
     for path in args.images:
         try:
             frame = read_image(path)
-            reading = read_board(frame, cal, colours=colours, seat0=args.seat0,
+            reading = read_board(frame, cal, colours=colours, board=board, seat0=args.seat0,
                                  focal_px=args.focal_px, name=path)
         except VisionError as exc:
             failed += 1
@@ -99,26 +108,44 @@ def score(args: argparse.Namespace, colours: tuple | None = None,
     return 2 if failed else 0
 
 
-def calibrate_command(args: argparse.Namespace) -> int:
+def board_lines(cal: Calibration) -> str:
+    """The board's radii as the calibration has them, in words for the installer."""
+    b = cal.board
+    how = {"measured": "measured on the empty board",
+           "tournament": "measured on the empty board: the tournament board's, within a "
+                         "per cent",
+           "stated": "as stated in the config"}.get(cal.board_from, cal.board_from)
+    scale = ("" if cal.board_from == "stated" else
+             "; the outer line is taken at its tournament radius, which sets the scale: "
+             "state the board in the config's [board] if yours is another size")
+    return (f"board lines ({how}): 15 line {b.fifteen_radius:.1f} mm, 10 line "
+            f"{b.ten_radius:.1f} mm, outer line {b.outer_radius:.1f} mm, playing surface "
+            f"to {b.surface_radius:.1f} mm{scale}")
+
+
+def calibrate_command(args: argparse.Namespace, board: Board | None = None) -> int:
+    """The ``calibrate`` command; ``board``: the config's stated board, if any."""
     out = Path(args.out)
     picture = Path(args.picture) if args.picture else out.with_suffix(".png")
     try:
         frame = read_image(args.image)
-        cal = calibrate(frame, seat0=args.seat0, focal_px=args.focal_px, name=args.image)
+        cal = calibrate(frame, seat0=args.seat0, focal_px=args.focal_px, board=board,
+                        name=args.image)
     except VisionError as exc:
         print(f"crokiscore calibrate: {exc}", file=sys.stderr)
         return 2
     try:
         save(cal, out)
     except OSError as exc:
-        print(f"crokiscore calibrate: cannot write {out} ({exc.strerror}); choose another "
-              "--out", file=sys.stderr)
+        print(f"crokiscore calibrate: cannot write {out} ({exc.strerror or exc}); choose "
+              "another --out", file=sys.stderr)
         return 2
     wrote = cv2.imwrite(str(picture), check_picture(frame, cal))
     print(f"{args.image}: board found ({cal.points} points on its circles, scatter "
           f"{cal.sigma_mm:.2f} mm; seat 0 at the frame's {cal.seat0}, turn from "
           f"{cal.turn_from})")
-    print(f"calibration written to {out}")
+    print(board_lines(cal))
+    print(f"calibration written to {out}, the empty board's look to {empty_path(out)}")
     if wrote:
         print(f"check picture: {picture} (the magenta circles must sit on the painted lines)")
     else:

@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
+import cv2
 import numpy as np
 
 from rules.board import STANDARD, Board
@@ -46,7 +47,7 @@ log = logging.getLogger(__name__)
 
 # what a measured rim must look like to count as a disc (bench/vision.py shows the effect)
 MIN_COVERAGE = 0.4        # share of the profiles all round that find the rim on the circle
-MIN_BOLD_COVERAGE = 0.25  # ... for a face that stands out boldly from the board around it
+MIN_BOLD_COVERAGE = 0.33  # ... a third of it, for a face that stands out boldly from the board
 BOLD_CONTRAST = 0.8       # (log-colour distance): a disc's face alone then says it is one
 MIN_POINTS = 8            # far-half profiles agreeing with the fit
 MAX_SPREAD_MM = 0.8       # their scatter about it
@@ -324,12 +325,67 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             (float(pix[0]), float(pix[1])), float(np.hypot(*(edge - pix))), rim.in_ditch,
             sure, (round(float(face[0])), round(float(face[1])), round(float(face[2]))),
             round(confidence, 3), doubt))
+    if diff is not None:
+        discs += _suspects(frame, diff, view, board, reg, discs, least, sides.colours)
     discs.sort(key=lambda d: (-d.zone, math.hypot(d.x_mm, d.y_mm)))
     log.info("%s: %d discs, totals %s%s", name, len(discs),
              [sum(d.zone for d in discs if d.team == k) for k in (0, 1)],
              f", to check: {'; '.join(doubts)}" if doubts else "")
     return Reading(tuple(discs), sides.colours, reg.camera, board, reg.calibrated, reg.seat0,
                    tuple(doubts), tuple(notes), reg.confidence if not doubts else 0.3)
+
+
+SUSPECT_SHARE = 0.35   # a change this share of a disc's area, unread, is something to look at
+SUSPECT_CHANGE = 3.0   # ... where the change is this many times the least a disc makes
+
+
+def _suspects(frame: np.ndarray, diff: Difference, view: Any, board: Board,
+              reg: Registration, discs: list[DiscReading], least: float,
+              colours: tuple[RGB | None, RGB | None]) -> list[DiscReading]:
+    """What changed the empty board where it would score, and is not a disc read: a disc
+    leaning on a peg or the rim, two stacked, one whose rim could not be followed, or a hand
+    or a stray object. Each becomes an uncertain disc at the change's middle (its side by
+    colour, as well as it can be guessed), so the reading is checked there rather than
+    trusted without it."""
+    xx, yy = view.grid
+    rr = np.hypot(xx, yy)
+    on = ((rr < board.outer_radius - board.line_width) & (rr > board.hole_diameter / 2 + 3.0)
+          & view.inside)
+    changed = (diff.size > SUSPECT_CHANGE * least) & on
+    if discs:  # what the discs read explain: their faces, sides, feet and contact shadows
+        xy = np.array([[d.x_mm, d.y_mm] for d in discs])
+        changed &= view.disc_mask(xy, board.disc_radius + 7.0) == 0
+    mask = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    area = math.pi * (board.disc_radius * view.ppm) ** 2
+    out = []
+    for k in range(1, n):
+        if stats[k, cv2.CC_STAT_AREA] < SUSPECT_SHARE * area:
+            continue
+        x, y = view.to_board(np.array(centroids[k][0]), np.array(centroids[k][1]))
+        x, y = float(x), float(y)
+        zone = board.zone(math.hypot(x, y))
+        if zone == 0:
+            continue
+        colour = np.median(view.image[labels == k], axis=0)[::-1]  # RGB of what is there
+        team = _nearer_side(colour, colours)
+        z = board.disc_thickness
+        pix = reg.camera.project(np.array([x, y, z]))
+        edge = reg.camera.project(np.array([x + board.disc_radius, y, z]))
+        out.append(DiscReading(
+            x, y, team, zone, True, 0.0, 9.9, (float(pix[0]), float(pix[1])),
+            float(np.hypot(*(edge - pix))), False, False,
+            (round(float(colour[0])), round(float(colour[1])), round(float(colour[2]))),
+            0.2, "something here changed the board but could not be read as a disc"))
+    return out
+
+
+def _nearer_side(colour: np.ndarray, colours: tuple[RGB | None, RGB | None]) -> int:
+    d = [np.linalg.norm(np.log(colour + 8.0) - np.log(np.array(c) + 8.0)) if c is not None
+         else np.inf for c in colours]
+    if not np.isfinite(min(d)):
+        return 0 if float(colour @ np.array([0.299, 0.587, 0.114])) < 100 else 1
+    return int(np.argmin(d))
 
 
 def _disc_confidence(zone: int, margin: float, sigma: float, side_sure: bool,

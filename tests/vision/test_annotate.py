@@ -11,6 +11,7 @@ end a pixel apart). To accept a meant change, regenerate and look at the picture
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -18,7 +19,7 @@ import numpy as np
 import pytest
 
 from rules.board import STANDARD
-from vision import annotate
+from vision import annotate, to_discs
 from vision.calibration import Calibration, check_picture
 from vision.camera import looking_down
 from vision.reading import DiscReading, Reading
@@ -74,6 +75,15 @@ def test_the_annotated_reading_matches_its_golden_picture(tmp_path):
     got = annotate(_frame(), READING)
     assert READING.totals == (20, 20)
     _compare(got, "annotated-reading.png", tmp_path)
+
+
+def test_a_board_in_doubt_shows_why(tmp_path):
+    """A board read but not to be trusted as a whole: every disc is to be checked, and the
+    picture says why in words."""
+    doubt = replace(READING, doubts=("only 93% of the playing surface is in the picture",))
+    got = annotate(_frame(), doubt)
+    assert all(d.uncertain for d in to_discs(doubt))
+    _compare(got, "annotated-doubt.png", tmp_path)
 
 
 def test_the_check_picture_matches_its_golden_picture(tmp_path):

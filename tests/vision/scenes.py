@@ -1,0 +1,67 @@
+"""Rendered boards for the tests that need a particular one: a rig's scene with a chosen look or
+board geometry, its empty-board frame and calibration, and frames of given discs with their
+truth. Frames are JPEG-encoded and decoded as a camera file would be."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from hw_sim.camera import Scene, render, truth
+from hw_sim.discs import BoardState, PlacedDisc
+from hw_sim.look import DiscSet
+from rules.board import STANDARD, Board
+from tests.vision.conftest import MODE, decode, seat0_of
+from vision import Calibration, calibrate
+
+
+@dataclass
+class Rig:
+    scene: Scene
+    calibration: Calibration
+
+    def frame(self, discs: tuple[PlacedDisc, ...], seed: int = 1,
+              scene: Scene | None = None) -> tuple[np.ndarray, dict]:
+        s = scene or self.scene
+        state = BoardState(discs)
+        image = decode(render(state, s, seed=seed), s.sensor.jpeg_quality)
+        return image, json.loads(json.dumps(truth(state, s)))
+
+
+def rig(seed: int, *, board: Board = STANDARD, mode: str = MODE, look: dict | None = None,
+        discs: DiscSet | None = None, state_board: bool = False) -> Rig:
+    """A rig drawn from ``seed`` (a Pi camera mode's lens), its look changed by ``look``
+    (BoardLook fields) and ``discs``, calibrated on its empty board without being told the
+    board (``state_board``: told it, as an installer stating it in the config)."""
+    scene = Scene.random(random.Random(seed), mode=mode, board=board)
+    changes = dict(look or {})
+    if discs is not None:
+        changes["discs"] = discs
+    if changes:
+        scene = replace(scene, look=replace(scene.look, **changes))
+    empty = decode(render(BoardState(), scene, seed=seed + 1000), scene.sensor.jpeg_quality)
+    seat0 = seat0_of(truth(BoardState(), scene)["camera"])
+    return Rig(scene, calibrate(empty, seat0=seat0, board=board if state_board else None))
+
+
+def pair(reading, truth_discs: list[dict], within: float = 3.0) -> list[tuple[dict, object]]:
+    """Each true disc with the read one nearest it (within ``within`` mm), or None."""
+    out = []
+    for t in truth_discs:
+        near = min(reading.discs, key=lambda d: math.dist((d.x_mm, d.y_mm),
+                                                          (t["x_mm"], t["y_mm"])), default=None)
+        ok = near is not None and math.dist((near.x_mm, near.y_mm),
+                                            (t["x_mm"], t["y_mm"])) < within
+        out.append((t, near if ok else None))
+    return out
+
+
+def ring(radius: float, count: int, team: int, start_deg: float = 0.0) -> tuple[PlacedDisc, ...]:
+    """``count`` discs of ``team`` evenly round a circle of ``radius`` mm."""
+    return tuple(PlacedDisc(radius * math.cos(math.radians(start_deg + k * 360 / count)),
+                            radius * math.sin(math.radians(start_deg + k * 360 / count)), team)
+                 for k in range(count))

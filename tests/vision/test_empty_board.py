@@ -1,0 +1,127 @@
+"""The fixed rig reads against its empty board: a shadow is not a disc, a dark disc on a dark
+board stands out, something unread is flagged, a nudged camera is followed and a moved one
+noticed, and a calibration made before the empty board was kept still loads."""
+
+import json
+import math
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from hw_sim.discs import PlacedDisc
+from hw_sim.look import DiscSet
+from tests.vision import scenes
+from vision import CameraMoved, load_calibration, read_board, save_calibration
+
+DISCS = (PlacedDisc(-150.0, 20.0, 0), PlacedDisc(60.0, -170.0, 1), PlacedDisc(0.0, 60.0, 1),
+         PlacedDisc(230.0, 90.0, 0), PlacedDisc(-80.0, -230.0, 1), PlacedDisc(140.0, 180.0, 0))
+
+
+@pytest.fixture(scope="module")
+def rig():
+    return scenes.rig(41)
+
+
+def _all_read(reading, truth):
+    """Every true disc on the playing surface found, on its side, in its zone."""
+    pairs = scenes.pair(reading, [t for t in truth["discs"] if not t["in_ditch"]])
+    return all(d is not None and d.zone == t["zone"] and d.team == t["team"]
+               for t, d in pairs)
+
+
+def test_a_shadow_across_the_board_is_not_a_disc(rig):
+    """A player's arm shadows a soft-edged band across the board (half the light): the same
+    discs are read, in the same places, and nothing else."""
+    frame, truth = rig.frame(DISCS)
+    plain = read_board(frame, rig.calibration)
+    assert _all_read(plain, truth)
+    cam = rig.calibration.camera
+    h, w = frame.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    a, b = cam.project_plane(np.array([[-400.0, -60.0], [400.0, 120.0]]), 0.0)
+    normal = np.array([-(b - a)[1], (b - a)[0]]) / np.linalg.norm(b - a)
+    dist = (xx - a[0]) * normal[0] + (yy - a[1]) * normal[1]
+    band = np.clip(1.0 - (np.abs(dist) - 60.0) / 40.0, 0.0, 1.0)  # 120 px wide, soft edges
+    shaded = np.clip(frame * (1.0 - 0.5 * band)[..., None], 0, 255).astype(np.uint8)
+    reading = read_board(shaded, rig.calibration, colours=plain.colours)
+    assert _all_read(reading, truth)
+    assert len(reading.discs) == len(plain.discs)
+    for d in reading.discs:
+        twin = min(plain.discs, key=lambda p: math.dist((p.x_mm, p.y_mm), (d.x_mm, d.y_mm)))
+        assert math.dist((twin.x_mm, twin.y_mm), (d.x_mm, d.y_mm)) < 1.0
+        assert (twin.zone, twin.team) == (d.zone, d.team)
+
+
+def test_a_dark_disc_on_a_dark_board_stands_out():
+    """Black discs on a navy painted board: little colour apart, but every one changes the
+    empty board where it lies."""
+    dark = scenes.rig(43, look={"surface": "painted", "surface_rgb": (38, 52, 92),
+                                "grain": 0.02, "line_rgb": (226, 220, 200),
+                                "numeral_rgb": (226, 220, 200)},
+                      discs=DiscSet("black-natural", (26, 26, 28), (222, 200, 152), 0.04))
+    frame, truth = dark.frame(DISCS)
+    reading = read_board(frame, dark.calibration)
+    assert _all_read(reading, truth)
+    assert not any(d.uncertain and d.zone == 0 for d in reading.discs)
+
+
+def test_something_unread_on_the_board_is_flagged(rig):
+    """A stray object in the 10 zone (a card, bigger than a disc and with no disc's rim)
+    scores nothing as read, but the reading is not trusted without a look there."""
+    frame, _ = rig.frame(DISCS[:3])
+    cam = rig.calibration.camera
+    card = cam.project_plane(np.array([[135.0, -70.0], [205.0, -70.0], [205.0, -20.0],
+                                       [135.0, -20.0]]), 0.0)
+    cv2.fillPoly(frame, [np.round(card).astype(np.int32)], (235, 240, 245))
+    reading = read_board(frame, rig.calibration)
+    near = [d for d in reading.discs if math.dist((d.x_mm, d.y_mm), (170.0, -45.0)) < 40]
+    assert near and all(d.uncertain for d in near)
+    assert reading.check
+
+
+def test_a_nudged_camera_is_followed(rig):
+    """The camera knocked a few mm aside and turned half a degree since calibration: the
+    reading follows it, says so, and reads the board right."""
+    moved = replace(rig.scene, rig=replace(rig.scene.rig,
+                                           offset_x_mm=rig.scene.rig.offset_x_mm + 5.0,
+                                           yaw_deg=rig.scene.rig.yaw_deg + 0.6))
+    frame, truth = rig.frame(DISCS, scene=moved)
+    reading = read_board(frame, rig.calibration)
+    assert any("moved" in n for n in reading.notes)
+    assert _all_read(reading, truth)
+
+
+def test_a_moved_camera_is_noticed(rig):
+    """The camera swung well away: the calibration no longer fits, and the reading says so in
+    the words the box shows."""
+    moved = replace(rig.scene, rig=replace(rig.scene.rig,
+                                           offset_x_mm=rig.scene.rig.offset_x_mm + 90.0,
+                                           yaw_deg=rig.scene.rig.yaw_deg + 9.0))
+    frame, _ = rig.frame(DISCS, scene=moved)
+    with pytest.raises(CameraMoved, match="camera moved: calibrate again"):
+        read_board(frame, rig.calibration)
+
+
+def test_a_calibration_without_the_empty_board_still_loads(rig, tmp_path):
+    """A version 1 file (before the empty board was kept): it loads and reads, without the
+    comparison."""
+    save_calibration(rig.calibration, tmp_path / "rig.json")
+    data = json.loads((tmp_path / "rig.json").read_text())
+    data["version"] = 1
+    del data["empty"]
+    (tmp_path / "old.json").write_text(json.dumps(data))
+    old = load_calibration(tmp_path / "old.json")
+    assert old.reference is None and old.camera == rig.calibration.camera
+    frame, truth = rig.frame(DISCS)
+    assert _all_read(read_board(frame, old), truth)
+
+
+def test_a_missing_empty_board_picture_is_named(rig, tmp_path):
+    from vision import CalibrationError
+
+    save_calibration(rig.calibration, tmp_path / "rig.json")
+    (tmp_path / "rig-empty.png").unlink()
+    with pytest.raises(CalibrationError, match=r"rig-empty\.png.*calibrate again"):
+        load_calibration(tmp_path / "rig.json")

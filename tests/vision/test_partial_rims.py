@@ -1,0 +1,62 @@
+"""Discs whose rim is not clean all round are the normal case: against pegs, touching each
+other in a cluster, lying across a line. Each is found from the part of its rim that shows and
+its face, and zoned right or flagged."""
+
+import math
+
+import pytest
+
+from hw_sim.discs import PlacedDisc
+from rules.board import STANDARD
+from tests.vision import scenes
+from tests.vision.match import pair
+from vision import read_board
+
+
+def _against_pegs() -> tuple[PlacedDisc, ...]:
+    """A disc resting against each of four pegs (outside, inside and beside them)."""
+    out = []
+    reach = STANDARD.disc_radius + STANDARD.peg_diameter / 2 + 0.3
+    for k, (px, py) in enumerate(STANDARD.pegs()[::2]):
+        a = math.atan2(py, px) + (0.0, math.pi, math.pi / 2, -math.pi / 2)[k]
+        out.append(PlacedDisc(px + reach * math.cos(a), py + reach * math.sin(a), k % 2))
+    return tuple(out)
+
+
+def _cluster(x: float, y: float) -> tuple[PlacedDisc, ...]:
+    """Five discs touching: one in the middle, four round it (alternate sides)."""
+    d = STANDARD.disc_diameter + 0.2
+    out = [PlacedDisc(x, y, 0)]
+    for k in range(4):
+        a = math.radians(20 + 90 * k)
+        out.append(PlacedDisc(x + d * math.cos(a), y + d * math.sin(a), (k + 1) % 2))
+    return tuple(out)
+
+
+def _across_lines() -> tuple[PlacedDisc, ...]:
+    """Discs lying across the 10 and outer lines."""
+    return tuple(PlacedDisc(r * math.cos(math.radians(a)), r * math.sin(math.radians(a)), k % 2)
+                 for k, (r, a) in enumerate(((203.2, 10), (203.2, 130), (304.8, 250),
+                                             (210.0, 300))))
+
+
+BOARDS = {"pegs": _against_pegs(), "cluster": _cluster(-140.0, 60.0) + _cluster(120.0, -150.0),
+          "lines": _across_lines()}
+
+
+@pytest.fixture(scope="module")
+def rig():
+    return scenes.rig(61)
+
+
+@pytest.mark.parametrize("calibrated", [True, False], ids=["calibrated", "from scratch"])
+@pytest.mark.parametrize("name", list(BOARDS))
+def test_partly_seen_discs_are_found_and_zoned(rig, name, calibrated):
+    frame, truth = rig.frame(BOARDS[name])
+    reading = read_board(frame, rig.calibration if calibrated else None)
+    pairs, false = pair(list(reading.discs), truth["discs"], (0,) if calibrated else (0, 1, 2, 3))
+    assert not [d for d in false if d.zone > 0 and not d.uncertain]
+    for t, d in pairs:
+        assert d is not None, t
+        assert d.zone == t["zone"] or d.uncertain, (t, d)
+        assert d.team == t["team"] or d.uncertain or t["zone"] == 0, (t, d)
