@@ -36,7 +36,7 @@ from pathlib import Path
 
 from device.config import parse
 from device.daemon import Daemon
-from device.screen import OledScreen
+from device.screen.screen import OledScreen
 from firmware_bridge.codec import decode_all
 from firmware_bridge.messages import TouchChange
 from hw_sim.scripted import play
@@ -92,7 +92,7 @@ def latency(shots: int) -> None:
     for i in range(shots):
         exp = app.match.expect()
         if exp.what != "shot":  # a round is full: read it by hand and go on
-            from device.inputs import Operator
+            from device.core.inputs import Operator
             from rules import Correction
             d = app.match.depth
             totals = app.match.summary()["rounds"][-1]["totals"]   # the 20s, an empty board
@@ -226,7 +226,7 @@ def vision_child(config_path: str, rounds: int) -> None:
     """The daemon, driven like a club's match: shots until a round is full, the camera reads
     the board, the operator confirms a CHECK or scores a refused reading by hand."""
     from device.config import load
-    from device.inputs import Operator
+    from device.core.inputs import Operator
     from rules import Confirm, Correction, Shot
 
     daemon = Daemon(load(config_path))

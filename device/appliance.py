@@ -19,8 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from device.errors import DisplayError, StoreError
-from device.inputs import (
+from device.core.inputs import (
     BoardFailed,
     BoardRead,
     ButtonPressed,
@@ -32,9 +31,10 @@ from device.inputs import (
     TouchChanged,
     describe,
 )
-from device.menu import CLOSED, Menu, MenuState
+from device.core.menu import CLOSED, Menu, MenuState
+from device.errors import DisplayError, StoreError
+from device.screen.view import twenty_side
 from device.store import EventStore
-from device.view import twenty_side
 from rules import (
     BoardReading,
     Confirm,

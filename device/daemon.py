@@ -18,18 +18,18 @@ from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 from device.appliance import Appliance, Screen, Timing
-from device.buttons import Buttons
-from device.camera import Camera, open_camera
 from device.config import Config, DisplayConfig
-from device.display import Display, OledDisplay, OledSettings, open_display
+from device.core.inputs import Fault, Input
 from device.errors import CameraError, SensorError
-from device.hole import HoleSensor, PulseLimits
-from device.inputs import Fault, Input
+from device.hardware.buttons import Buttons
+from device.hardware.camera import Camera, open_camera
+from device.hardware.display import Display, OledDisplay, OledSettings, open_display
+from device.hardware.hole import HoleSensor, PulseLimits
+from device.hardware.touch import SensorBar
 from device.notify import Notifier
-from device.screen import OledScreen
+from device.reading.watcher import BoardWatcher, Reader, Settle
+from device.screen.screen import OledScreen
 from device.store import EventStore
-from device.touch import SensorBar
-from device.watcher import BoardWatcher, Reader, Settle
 from firmware_bridge.link import LinkTiming
 from rules import NewMatch
 from rules.errors import CrokiscoreError
@@ -201,6 +201,6 @@ class Daemon:
 
 def make_reader(config: Config) -> Reader:
     """The board reader the watcher calls: the vision package with the rig's calibration."""
-    from device.reading import VisionReader
+    from device.reading.vision import VisionReader
 
     return VisionReader(config)

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from device.view import ScoreView, Status, build
+from device.screen.view import ScoreView, Status, build
 from hw_sim.scripted import play
 from rules import Match, Shot, fold
 from tests.builders import board, dart, play_round, shoot, start
@@ -197,8 +197,8 @@ def sheet(scenes: tuple[Scene, ...] = SCENES, zoom: int = 4):  # type: ignore[no
     """All scenes on one picture, enlarged, each with its name above it."""
     from PIL import Image, ImageDraw
 
-    from device.glyphs import draw_text
-    from device.render import render
+    from device.screen.draw import render
+    from device.screen.glyphs import draw_text
 
     pad = 12
     width = max(s.width for s in scenes)

@@ -4,8 +4,8 @@ import sqlite3
 import pytest
 
 from device.appliance import Appliance, DaemonStatus
-from device.inputs import ButtonPressed, HoleDrop, Operator, Tick, TouchChanged
-from device.scoreboard import TextScreen
+from device.core.inputs import ButtonPressed, HoleDrop, Operator, Tick, TouchChanged
+from device.screen.text import TextScreen
 from device.store import EventStore
 from hw_sim.scripted import play
 from rules import NewMatch, Shot, fold

@@ -6,8 +6,8 @@ import termios
 import pytest
 
 from device.config import parse
+from device.core.inputs import Fault
 from device.daemon import Daemon
-from device.inputs import Fault
 from hw_sim.table import SimTable, Wiring
 
 

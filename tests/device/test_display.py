@@ -8,10 +8,10 @@ import os
 import pytest
 from PIL import Image
 
-from device.display import DummyDisplay, OledDisplay, OledSettings, open_display
 from device.errors import DeviceError, DisplayError, DisplaySettingsError
-from device.render import render
-from device.view import build
+from device.hardware.display import DummyDisplay, OledDisplay, OledSettings, open_display
+from device.screen.draw import render
+from device.screen.view import build
 from hw_sim.oled import SimOledBus
 from rules.errors import CrokiscoreError
 from tests.device import scenes
@@ -185,7 +185,7 @@ def test_importing_the_display_loads_no_driver():
     import subprocess
     import sys
 
-    code = ("import sys, device.display, device.render, device.view; "
+    code = ("import sys, device.hardware.display, device.screen.draw, device.screen.view; "
             "print(sorted(m for m in sys.modules if m.startswith(('luma.oled', 'smbus2', "
             "'spidev', 'RPi'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

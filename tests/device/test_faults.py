@@ -175,7 +175,7 @@ def test_beam_glitches_count_nothing_and_a_missed_drop_is_fixed_at_the_round(tmp
         assert app.wait(lambda: "camera" in app.faults, WAIT)   # no camera: score by hand
         assert app.committed["hole"] == before + 1
         # the operator counts the round: Ann 20 + 15, Bob 20 (the drop the beam missed)
-        from device.inputs import Operator
+        from device.core.inputs import Operator
         from rules import Correction
         daemon.inputs.put(Operator(Correction(totals=(35, 20)), 0.0))
         assert app.wait(lambda: app.match.expect().what == "shot", WAIT)

@@ -3,8 +3,8 @@ import io
 import json
 import random
 
-from device.cli import main
-from device.history import as_csv, as_json, players_csv
+from device.commands.cli import main
+from device.commands.history import as_csv, as_json, players_csv
 from device.store import EventStore
 from hw_sim.scripted import play
 from rules import fold

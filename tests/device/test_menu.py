@@ -1,6 +1,6 @@
 import pytest
 
-from device.menu import CLOSED, IDLE_TIMEOUT_S, ITEMS, Menu
+from device.core.menu import CLOSED, IDLE_TIMEOUT_S, ITEMS, Menu
 from rules import Confirm, Correction, NewMatch, Shot, Starter, Twenty, Undo
 from tests.builders import board, dart, play_round, shoot, start
 

@@ -4,7 +4,7 @@ from dataclasses import replace
 
 import vision
 from device.config import parse
-from device.reading import VisionReader
+from device.reading.vision import VisionReader
 from hw_sim.discs import BoardState, PlacedDisc
 from hw_sim.table import SimTable
 
@@ -48,11 +48,11 @@ def test_a_confirmed_one_side_board_teaches_that_side_s_colour(tmp_path):
     import queue
 
     from device.appliance import Appliance
-    from device.camera import TableCamera
-    from device.inputs import BoardRead, Operator
-    from device.scoreboard import TextScreen
+    from device.core.inputs import BoardRead, Operator
+    from device.hardware.camera import TableCamera
+    from device.reading.watcher import BoardWatcher, Settle
+    from device.screen.text import TextScreen
     from device.store import EventStore
-    from device.watcher import BoardWatcher, Settle
     from rules import Confirm, NewMatch, Shot
 
     with SimTable(seed=5, width=1014, height=760) as table, \

@@ -2,7 +2,7 @@ import random
 
 import pytest
 
-from device.view import ScoreView, Status, build, twenty_side
+from device.screen.view import ScoreView, Status, build, twenty_side
 from hw_sim.scripted import play
 from rules import PRESETS, Confirm, Match, Shot, Twenty, fold
 from tests.builders import play_round, shoot, start

@@ -3,11 +3,11 @@
 import pytest
 
 from device.appliance import DaemonStatus
-from device.display import DummyDisplay
-from device.menu import CLOSED, Menu
-from device.render import render
-from device.screen import OledScreen
-from device.view import Status, build
+from device.core.menu import CLOSED, Menu
+from device.hardware.display import DummyDisplay
+from device.screen.draw import render
+from device.screen.screen import OledScreen
+from device.screen.view import Status, build
 from tests.builders import play_round, shoot, start
 from tests.device.test_scoreboard_render import find, glyphs, lit
 
@@ -54,5 +54,5 @@ def test_editing_totals_shows_both_sides_and_the_hint():
     with DummyDisplay() as panel:
         OledScreen(panel).show(m, DaemonStatus(menu=state))
         a = lit(panel.image)
-    from device.glyphs import TINY
+    from device.screen.glyphs import TINY
     assert find(a, glyphs("MENU:+5  BACK:-5  OK:NEXT", TINY))

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from device.commands.simulation import Simulation, compare
 from device.config import parse
-from device.sim import Simulation, compare
 
 GAMES = [("tournament-singles", None, 3), ("tournament-doubles", None, 4),
          ("casual-100", None, 3), ("casual-100-doubles", None, 5),

@@ -7,8 +7,8 @@ import tty
 
 import pytest
 
-from device.inputs import Fault, TouchChanged
-from device.touch import SENSOR_FAULT, SensorBar
+from device.core.inputs import Fault, TouchChanged
+from device.hardware.touch import SENSOR_FAULT, SensorBar
 from firmware_bridge.codec import encode
 from firmware_bridge.link import LinkTiming
 from firmware_bridge.messages import Heartbeat, Hello

@@ -5,7 +5,7 @@ import json
 import cv2
 import pytest
 
-from device.cli import main
+from device.commands.cli import main
 
 
 @pytest.fixture(scope="module")

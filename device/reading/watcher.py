@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from device.camera import Camera
+from device.core.inputs import BoardFailed, BoardRead, Input
 from device.errors import CameraError
-from device.inputs import BoardFailed, BoardRead, Input
+from device.hardware.camera import Camera
 from rules import CrokiscoreError, Disc
 
 log = logging.getLogger(__name__)

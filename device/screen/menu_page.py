@@ -1,6 +1,6 @@
 """The operator's menu on the OLED: what is being chosen, large, and which button does what.
 
-Drawn with the scoreboard's bitmap glyphs and inks (see :mod:`device.render`), so it is as
+Drawn with the scoreboard's bitmap glyphs and inks (see :mod:`device.screen.draw`), so it is as
 deterministic as the scoreboard and readable at arm's length while the operator presses buttons.
 """
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from PIL import Image
 
-from device.glyphs import SMALL, TINY, Digits, fit_text, text_width
-from device.menu import ITEMS, MenuState
-from device.render import HEIGHT, INKS, NARROW, WIDE, Pen
+from device.core.menu import ITEMS, MenuState
+from device.screen.draw import HEIGHT, INKS, NARROW, WIDE, Pen
+from device.screen.glyphs import SMALL, TINY, Digits, fit_text, text_width
 from rules import Match
 
 HINTS = {

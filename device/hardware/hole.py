@@ -16,8 +16,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from device.core.inputs import Fault, HoleDrop, Input
 from device.errors import SensorError
-from device.inputs import Fault, HoleDrop, Input
 
 log = logging.getLogger(__name__)
 

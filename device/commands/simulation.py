@@ -25,10 +25,10 @@ from PIL import Image
 
 from device.appliance import Appliance, DaemonStatus
 from device.config import Config, MatchConfig
+from device.core.inputs import Operator
 from device.daemon import Daemon
-from device.inputs import Operator
-from device.screen import OledScreen
-from device.watcher import Reader
+from device.reading.watcher import Reader
+from device.screen.screen import OledScreen
 from hw_sim.scenario import Runner
 from hw_sim.stage import perform
 from hw_sim.table import SimTable, Wiring
@@ -117,7 +117,7 @@ class Simulation:
         screen = None
         if on_frame is not None:
             from device.daemon import display_settings
-            from device.display import open_display
+            from device.hardware.display import open_display
 
             self._display = open_display(display_settings(c.display), backend="sim")
             screen = RecordingScreen(self._display, on_frame)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from PIL import Image
 
 from device.appliance import DaemonStatus
-from device.display import Display
-from device.menu_screen import render_menu
-from device.render import render
-from device.view import Status, build
+from device.hardware.display import Display
+from device.screen.draw import render
+from device.screen.menu_page import render_menu
+from device.screen.view import Status, build
 from rules import Match
 
 

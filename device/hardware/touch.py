@@ -15,7 +15,7 @@ import queue
 import threading
 from collections.abc import Callable
 
-from device.inputs import Fault, Input, TouchChanged
+from device.core.inputs import Fault, Input, TouchChanged
 from firmware_bridge import events as bar
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.link import BAUDRATE, Link, LinkTiming

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from device.scoreboard import render
+    from device.screen.text import render
     from rules.replay import replay
 
     try:
@@ -57,7 +57,7 @@ def _scoreboard_moment(before: Match | None, after: Match) -> bool:
 
 
 def _cmd_history(args: argparse.Namespace) -> int:
-    from device import history
+    from device.commands import history
     from device.config import load
     from device.errors import DeviceError
     from device.store import EventStore
@@ -80,10 +80,10 @@ def _cmd_history(args: argparse.Namespace) -> int:
 def _cmd_oled(args: argparse.Namespace) -> int:
     from PIL import Image
 
-    from device.display import OledSettings, open_display
-    from device.render import render
-    from device.terminal import to_text
-    from device.view import build
+    from device.hardware.display import OledSettings, open_display
+    from device.screen.draw import render
+    from device.screen.terminal import to_text
+    from device.screen.view import build
     from rules.replay import replay_all
 
     try:
@@ -194,10 +194,10 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     from dataclasses import replace
     from pathlib import Path
 
+    from device.commands.simulation import Simulation
     from device.config import ConfigError, load, parse
     from device.errors import DeviceError
-    from device.sim import Simulation
-    from device.terminal import fitting
+    from device.screen.terminal import fitting
     from rules.errors import CrokiscoreError
 
     try:
@@ -235,7 +235,7 @@ def _cmd_sim(args: argparse.Namespace) -> int:
         print(json.dumps({"result": outcome.result, "truth": outcome.truth,
                           "operator": vars(outcome.tally)}))
     else:
-        from device.sim import compare
+        from device.commands.simulation import compare
 
         diffs = compare(outcome.result, outcome.truth)
         t = outcome.tally
@@ -285,8 +285,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if args.feed:
             from dataclasses import replace
 
+            from device.commands.feed import Feeder, already_fed, read_feed
             from device.config import MatchConfig
-            from device.feed import Feeder, already_fed, read_feed
 
             start, events = read_feed(args.feed)
             config = replace(config, match=MatchConfig(start.rules, start.players, start.options))
@@ -306,7 +306,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:
-    from device.doctor import report
+    from device.commands.doctor import report
 
     return report(args.config)
 

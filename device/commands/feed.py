@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from device.appliance import Appliance
+from device.core.inputs import Operator
 from device.errors import DeviceError
-from device.inputs import Operator
 from rules import Event, NewMatch, RulesError, parse_event
 
 log = logging.getLogger(__name__)

@@ -11,8 +11,8 @@ import queue
 import time
 from collections.abc import Callable, Mapping
 
+from device.core.inputs import ButtonPressed, Input
 from device.errors import SensorError
-from device.inputs import ButtonPressed, Input
 
 log = logging.getLogger(__name__)
 

@@ -8,8 +8,8 @@ just dropped, and a reading the operator must CHECK. A 256x64 panel keeps the sa
 adds a column for each side (names, discs still in hand, the last round, legs and sets), with
 labels dimmed on greyscale panels.
 
-Everything is whole-pixel rectangles and bitmap glyphs (see :mod:`device.glyphs`), so the same
-view gives the same bytes on any machine and any Pillow.
+Everything is whole-pixel rectangles and bitmap glyphs (see :mod:`device.screen.glyphs`), so
+the same view gives the same bytes on any machine and any Pillow.
 """
 
 from __future__ import annotations
@@ -18,8 +18,17 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from device.glyphs import SMALL, TINY, Digits, Face, draw_number, draw_text, fit_text, text_width
-from device.view import ScoreView
+from device.screen.glyphs import (
+    SMALL,
+    TINY,
+    Digits,
+    Face,
+    draw_number,
+    draw_text,
+    fit_text,
+    text_width,
+)
+from device.screen.view import ScoreView
 
 MODES = ("1", "L")
 NARROW = 128

@@ -91,8 +91,8 @@ def examine(config_path: str | Path | None) -> Iterator[Finding]:
 
 
 def _gpio(config: Config, table: SimTable | None) -> str:
-    from device.buttons import Buttons
-    from device.hole import HoleSensor, PulseLimits
+    from device.hardware.buttons import Buttons
+    from device.hardware.hole import HoleSensor, PulseLimits
 
     pins = table.pin_factory if table is not None else None
     q: queue.Queue[object] = queue.Queue()
@@ -113,7 +113,7 @@ def _display(config: Config) -> str:
     from PIL import Image, ImageDraw
 
     from device.daemon import display_settings
-    from device.display import open_display
+    from device.hardware.display import open_display
 
     sim = config.backend == "sim" or config.display.driver == "dummy"
     with open_display(display_settings(config.display), backend="sim" if sim else "pi") as d:
@@ -124,7 +124,7 @@ def _display(config: Config) -> str:
 
 
 def _camera(config: Config, table: SimTable | None) -> str:
-    from device.camera import open_camera
+    from device.hardware.camera import open_camera
 
     cam = open_camera(config.camera, table)
     if cam is None:
