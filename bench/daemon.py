@@ -36,6 +36,7 @@ from pathlib import Path
 
 from device.config import parse
 from device.daemon import Daemon
+from device.hardware.sim import SimHardware
 from device.screen.screen import OledScreen
 from firmware_bridge.codec import decode_all
 from firmware_bridge.messages import TouchChange
@@ -77,13 +78,13 @@ def latency(shots: int) -> None:
             taps.append(t)
 
     table.pico.port.tap = tap
-    daemon = Daemon(cfg, table=table)
+    daemon = Daemon(cfg, hardware=SimHardware(cfg, table))
     screen = TimedScreen(daemon.display)
-    daemon.screen = daemon.appliance.screen = screen
+    daemon.screen = daemon.shell.screen = screen
     stop = threading.Event()
     loop = threading.Thread(target=daemon.run, args=(stop,))
     loop.start()
-    app = daemon.appliance
+    app = daemon.shell
     app.wait(lambda: app.match is not None and daemon.bar.link.connected, 10)
     hole_ms: list[float] = []
     touch_ms: list[float] = []
@@ -230,7 +231,7 @@ def vision_child(config_path: str, rounds: int) -> None:
     from rules import Confirm, Correction, Shot
 
     daemon = Daemon(load(config_path))
-    app = daemon.appliance
+    app = daemon.shell
     stop = threading.Event()
     loop = threading.Thread(target=daemon.run, args=(stop,))
     loop.start()
@@ -245,16 +246,16 @@ def vision_child(config_path: str, rounds: int) -> None:
             d = m.depth
             if exp.what == "shot":
                 shot_at = time.monotonic()
-                n = app.committed["camera"]
+                n = app.taken["camera"]
                 daemon.inputs.put(Operator(Shot(exp.seat), shot_at, "bench"))
             elif exp.what == "confirm":
                 daemon.inputs.put(Operator(Confirm(), time.monotonic(), "bench"))
             elif exp.what == "board":
-                if not app.wait(lambda n=n: app.committed["camera"] > n
+                if not app.wait(lambda n=n: app.taken["camera"] > n
                                 or "camera" in app.faults, 120):
                     raise SystemExit("the camera did not read the board in 120 s")
                 read_s.append(time.monotonic() - shot_at)
-                if app.committed["camera"] == n:  # refused or failed: scored by hand
+                if app.taken["camera"] == n:  # refused or failed: scored by hand
                     by_hand += 1
                     daemon.inputs.put(Operator(Correction(totals=(0, 0)), time.monotonic(),
                                                "bench"))

@@ -80,7 +80,7 @@ def _cmd_history(args: argparse.Namespace) -> int:
 def _cmd_oled(args: argparse.Namespace) -> int:
     from PIL import Image
 
-    from device.hardware.display import OledSettings, open_display
+    from device.hardware.display import DummyDisplay, OledSettings
     from device.screen.draw import render
     from device.screen.terminal import to_text
     from device.screen.view import build
@@ -97,7 +97,7 @@ def _cmd_oled(args: argparse.Namespace) -> int:
     if match is None:
         print(f"crokiscore oled: {args.file} holds no match", file=sys.stderr)
         return 2
-    with open_display(OledSettings(args.driver), backend="sim") as panel:
+    with DummyDisplay.like(OledSettings(args.driver)) as panel:
         panel.show(render(build(match), panel.width, panel.height, panel.mode))
         frame = panel.image
     assert frame is not None
@@ -293,7 +293,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         with Daemon(config) as daemon:
             daemon.begin()
             if args.feed:
-                app = daemon.appliance
+                app = daemon.shell
                 feed = Feeder(app, daemon.inputs.put, events, already_fed(app))
                 feed.begin()
                 threading.Thread(target=lambda: (feed.done.wait(), stop.set()),
@@ -306,9 +306,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:
-    from device.commands.doctor import report
+    from device.commands.doctor import repair, report
 
-    return report(args.config)
+    return repair(args.config) if args.repair else report(args.config)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -370,6 +370,8 @@ def build_parser() -> argparse.ArgumentParser:
     dr = sub.add_parser("doctor", help="check every part of the box and say what is wrong")
     dr.add_argument("--config", default=None,
                     help="the config file (default /etc/crokiscore/config.toml)")
+    dr.add_argument("--repair", action="store_true", help="move a damaged event store aside and "
+                    "rebuild it with every event that can still be read (stop the service first)")
     dr.set_defaults(func=_cmd_doctor)
 
     rn = sub.add_parser("run", help="the daemon (on a Pi, or against the simulator)")

@@ -16,16 +16,14 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from device.config import Config, ConfigError, load
-from device.errors import DeviceError
+from device.errors import DeviceError, StoreError
+from device.hardware import Hardware, open_hardware
 from firmware_bridge.firmware.sensorbar import FIRMWARE
 
-if TYPE_CHECKING:
-    from hw_sim.table import SimTable
-
 MIN_FREE_MB = 200
+STATE_DIRECTORY = Path("/var/lib/crokiscore")  # systemd makes it for the unit (StateDirectory=)
 SHIPPED_FIRMWARE = ".".join(str(p) for p in FIRMWARE)  # what docs/sensor-bar.md flashes
 
 
@@ -69,37 +67,30 @@ def examine(config_path: str | Path | None) -> Iterator[Finding]:
         return
     yield Finding("config", True, f"{config.source}: backend {config.backend}, "
                   f"{config.match.rules}")
-    table: SimTable | None = None
-    if config.backend == "sim":
-        from hw_sim.table import SimTable, Wiring
-
-        table = SimTable(seed=config.sim.seed, wiring=Wiring(
-            hole_pin=config.hole.pin, channels=config.touch.channels,
-            buttons=tuple((k, v) for k in ("menu", "ok", "back")
-                          if (v := getattr(config.buttons, k)) is not None)),
-            width=config.camera.width, height=config.camera.height)
     try:
-        yield _check("gpio", lambda: _gpio(config, table))
-        yield _check("display", lambda: _display(config))
-        yield _check("camera", lambda: _camera(config, table))
-        yield _check("sensors", lambda: _sensor_bar(config, table))
+        hardware = open_hardware(config)
+    except DeviceError as exc:
+        yield Finding("hardware", False, str(exc))
+        return
+    with hardware:
+        yield _check("gpio", lambda: _gpio(config, hardware))
+        yield _check("display", lambda: _display(config, hardware))
+        yield _check("camera", lambda: _camera(config, hardware))
+        yield _check("sensors", lambda: _sensor_bar(config, hardware))
         yield _check("disk", lambda: _disk(config))
         yield _check("store", lambda: _store(config))
-    finally:
-        if table is not None:
-            table.close()
 
 
-def _gpio(config: Config, table: SimTable | None) -> str:
+def _gpio(config: Config, hardware: Hardware) -> str:
     from device.hardware.buttons import Buttons
     from device.hardware.hole import HoleSensor, PulseLimits
 
-    pins = table.pin_factory if table is not None else None
+    pins = hardware.pin_factory
     q: queue.Queue[object] = queue.Queue()
     with HoleSensor(config.hole.pin, PulseLimits(), q, pull_up=config.hole.pull_up,
                     pin_factory=pins) as hole:
         blocked = hole._device.is_active
-    buttons = {k: getattr(config.buttons, k) for k in ("menu", "ok", "back")}
+    buttons = config.buttons.pins()
     with Buttons(buttons, q, pin_factory=pins):
         pass
     used = ", ".join(f"{k} GPIO{v}" for k, v in buttons.items() if v is not None)
@@ -109,24 +100,18 @@ def _gpio(config: Config, table: SimTable | None) -> str:
     return f"20-hole beam GPIO{config.hole.pin} clear; buttons {used}"
 
 
-def _display(config: Config) -> str:
+def _display(config: Config, hardware: Hardware) -> str:
     from PIL import Image, ImageDraw
 
-    from device.daemon import display_settings
-    from device.hardware.display import open_display
-
-    sim = config.backend == "sim" or config.display.driver == "dummy"
-    with open_display(display_settings(config.display), backend="sim" if sim else "pi") as d:
+    with hardware.display(config.display) as d:
         image = Image.new(d.mode, (d.width, d.height), 0)
         ImageDraw.Draw(image).rectangle((0, 0, d.width - 1, d.height - 1), outline=255)
         d.show(image)
         return f"{d!r}: a test frame was shown"
 
 
-def _camera(config: Config, table: SimTable | None) -> str:
-    from device.hardware.camera import open_camera
-
-    cam = open_camera(config.camera, table)
+def _camera(config: Config, hardware: Hardware) -> str:
+    cam = hardware.camera(config.camera)
     if cam is None:
         return "no camera configured: rounds are scored on the buttons"
     with cam:
@@ -142,19 +127,34 @@ def _camera(config: Config, table: SimTable | None) -> str:
         raise DeviceError(f"frames are nearly white (mean {mean:.0f}): lower [camera] "
                           "exposure_us or analogue_gain")
     cal = config.camera.calibration
-    if cal is not None and not Path(cal).is_file():
-        raise DeviceError(f"the calibration {cal} does not exist: run crokiscore calibrate on an "
-                          "empty-board frame (docs/install.md)")
+    if cal is not None:
+        _calibration(cal)
     return f"{w}x{h} frame in {ms:.0f} ms, mean level {mean:.0f}" + (
         f"; calibration {cal}" if cal else "; no calibration (the board is found in each frame)")
 
 
-def _sensor_bar(config: Config, table: SimTable | None) -> str | Caution:
+def _calibration(path: str) -> None:
+    """The calibration the daemon will load, loaded the same way: a file that is not one is a
+    failure here, not a box that quietly runs without its camera."""
+    if not Path(path).is_file():
+        raise DeviceError(f"the calibration {path} does not exist: run crokiscore calibrate on "
+                          "an empty-board frame (docs/install.md)")
+    from rules.errors import CrokiscoreError
+    from vision import load_calibration
+
+    try:
+        load_calibration(path)
+    except CrokiscoreError as exc:
+        raise DeviceError(f"the calibration {path} cannot be used ({exc}): run crokiscore "
+                          "calibrate again (docs/install.md)") from exc
+
+
+def _sensor_bar(config: Config, hardware: Hardware) -> str | Caution:
     from device.daemon import link_timing
     from firmware_bridge import events as bar
     from firmware_bridge.link import Link
 
-    port = table.port if table is not None else config.touch.port
+    port = hardware.sensor_port
     events: queue.Queue[object] = queue.Queue()
     timing = link_timing(config)
     deadline = time.monotonic() + timing.mcu_timeout_s + 2.0
@@ -185,45 +185,115 @@ def _sensor_bar(config: Config, table: SimTable | None) -> str | Caution:
                                       "plugged in? (ls /dev/serial/by-id/)")
 
 
+def _existing(folder: Path) -> Path:
+    """The nearest folder that exists: where a store not made yet will live."""
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return folder
+
+
 def _disk(config: Config) -> str:
+    from device.store import check_path
+
+    check_path(config.store)
     folder = Path(config.store).resolve().parent
-    probe = folder if folder.exists() else folder.parent
+    probe = _existing(folder)
     free_mb = shutil.disk_usage(probe).free / 1e6
     if free_mb < MIN_FREE_MB:
         raise DeviceError(f"only {free_mb:.0f} MB free for the store in {folder}: free space "
-                          f"(at least {MIN_FREE_MB} MB)")
-    return f"{free_mb:,.0f} MB free in {folder}"
+                          f"(at least {MIN_FREE_MB} MB; docs/install.md)")
+    return f"{free_mb:,.0f} MB free in {probe}"
 
 
 def _store(config: Config) -> str:
     """Looks at the store without creating or changing it: the daemon makes it on first start."""
-    from device.store import EventStore
-    from rules import fold
+    from device.store import EventStore, check_path
 
+    check_path(config.store)
     path = Path(config.store)
+    folder = path.resolve().parent
+    probe = _existing(folder)
+    if os.statvfs(probe).f_flag & os.ST_RDONLY:
+        raise DeviceError(f"the store's filesystem ({probe}) is mounted read-only: nothing can be "
+                          "written; the SD card may be failing (copy the store off and replace "
+                          "it), or remount it read-write")
     if not path.exists():
-        folder = path.parent
-        if not folder.is_dir():
-            raise DeviceError(f"the store's folder {folder} does not exist: create it for the "
-                              f"service's user (sudo install -d -o crokiscore -g crokiscore "
-                              f"-m 0750 {folder}, docs/install.md)")
-        if not os.access(folder, os.W_OK | os.X_OK):
+        if probe != folder and config.backend == "pi":
+            if folder == STATE_DIRECTORY:
+                return (f"no store yet: it is created on first start, in {folder} (the service's"
+                        " StateDirectory, which systemd makes)")
+            if os.geteuid() == 0 or not os.access(probe, os.W_OK | os.X_OK):
+                # root may write anywhere: that says nothing of the service's user
+                raise DeviceError(f"the store's folder {folder} does not exist: create it for "
+                                  "the service's user (sudo install -d -o crokiscore -g "
+                                  f"crokiscore -m 0750 {folder}, docs/install.md)")
+        if not os.access(probe, os.W_OK | os.X_OK):
             raise DeviceError(f"this user cannot create the store in {folder}: run the doctor "
                               "as the service's user (sudo -u crokiscore ...), and give that "
-                              f"user the folder (sudo chown crokiscore: {folder})")
-        return f"no store yet: it is created on first start ({config.store})"
-    with EventStore(config.store, read_only=True) as store:
-        verdict = store.integrity()
-        if verdict != "ok":
-            raise DeviceError(f"the store {config.store} is damaged ({verdict}): stop the "
-                              "service, move the file aside and keep it for recovery")
-        matches = store.matches()
-        open_id = store.unfinished()
-        note = ""
-        if open_id is not None:
-            m = fold(store.events(open_id))
-            note = f"; match {open_id} ({m.rules.name}) in play, {m.depth} events"
+                              f"user the folder (sudo install -d -o crokiscore -g crokiscore "
+                              f"-m 0750 {folder}, docs/install.md)")
+        made = "it is" if probe == folder else "it and its folder are"
+        return f"no store yet: {made} created on first start ({config.store})"
+    if not os.access(path, os.W_OK) or not os.access(folder, os.W_OK | os.X_OK):
+        raise DeviceError(f"the store {path} (or its folder) is not writable by this user: give "
+                          f"both to the service's user (sudo chown -R crokiscore: {folder})")
+    try:
+        with EventStore(config.store, read_only=True) as store:
+            verdict = store.integrity()
+            if verdict != "ok":
+                raise DeviceError(f"the store {config.store} is damaged ({verdict}): stop the "
+                                  "service and run crokiscore doctor --repair (it keeps the "
+                                  "damaged file and every event that can still be read)")
+            matches = store.matches()
+            open_id = store.unfinished()
+            note = ""
+            if open_id is not None:
+                got = store.recover(open_id)
+                if got.problem:
+                    raise DeviceError(f"the store {config.store}: match {open_id} {got.problem}:"
+                                      " stop the service and run crokiscore doctor --repair")
+                note = (f"; match {open_id} ({got.bodies[0].get('rules')}) in play, "
+                        f"{len(got.bodies) - 1} events")
+    except StoreError as exc:
+        raise DeviceError(f"{exc}; stop the service and run crokiscore doctor --repair") from exc
     return f"{config.store}: {len(matches)} matches kept{note}"
+
+
+def repair(config_path: str | Path | None, write: Callable[[str], object] = print) -> int:
+    """``crokiscore doctor --repair``: a damaged store moved aside and rebuilt with every event
+    that can still be read (run with the service stopped)."""
+    from device.store import EventStore, rebuild
+
+    try:
+        config = load(config_path)
+    except ConfigError as exc:
+        write(f"FAIL config   {exc}")
+        return 1
+    path = Path(config.store)
+    if not path.exists():
+        write(f"no store at {path}: nothing to repair")
+        return 0
+    try:
+        with EventStore(path, read_only=True) as store:
+            verdict = store.integrity()
+            open_id = store.unfinished()
+            problem = store.recover(open_id).problem if open_id is not None else None
+        if verdict == "ok" and problem is None:
+            write(f"the store {path} is sound: nothing to repair")
+            return 0
+    except StoreError:
+        pass
+    try:
+        done = rebuild(path)
+    except StoreError as exc:
+        write(f"FAIL store    could not rebuild {path}: {exc}")
+        return 1
+    write(f"the damaged store was moved to {done.moved_to}")
+    write(f"a new store {path} holds {done.matches} match(es), {done.events} events; "
+          f"{done.lost} event(s) could not be read")
+    for problem in done.problems:
+        write(f"  {problem}")
+    return 0
 
 
 def report(config_path: str | Path | None, write: Callable[[str], object] = print) -> int:

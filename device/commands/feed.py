@@ -15,17 +15,13 @@ import threading
 import time
 from pathlib import Path
 
-from device.appliance import Appliance
 from device.core.inputs import Operator
-from device.errors import DeviceError
+from device.errors import FeedError, StoreError
+from device.shell import Shell, stored_events
 from rules import Event, NewMatch, RulesError, parse_event
 
 log = logging.getLogger(__name__)
 SOURCE = "feed"
-
-
-class FeedError(DeviceError):
-    """A feed file that cannot be read or does not start with a match."""
 
 
 def read_feed(path: str | Path) -> tuple[NewMatch, list[Event]]:
@@ -42,20 +38,24 @@ def read_feed(path: str | Path) -> tuple[NewMatch, list[Event]]:
     return events[0], events[1:]
 
 
-def already_fed(appliance: Appliance) -> int:
-    """How many events of the feed the store holds for the match in play."""
-    if appliance.match_id is None:
-        return 0
-    return sum(1 for body in appliance.store.bodies(appliance.match_id)
-               if body.get("source") == SOURCE)
+def already_fed(shell: Shell) -> int:
+    """How many events of the feed the match in play has taken (the store's, and any still
+    waiting to be written)."""
+    try:
+        stored = stored_events(shell)
+    except StoreError:
+        stored = []
+    waiting = [r for r in shell.state.ledger.queue if r.kind == "event"]
+    return (sum(1 for body in stored if body.get("source") == SOURCE)
+            + sum(1 for r in waiting if dict(r.meta).get("source") == SOURCE))
 
 
 class Feeder:
     """Puts ``events[start:]`` on the daemon's queue one at a time; sets ``done`` at the end."""
 
-    def __init__(self, appliance: Appliance, put: object, events: list[Event], start: int,
+    def __init__(self, shell: Shell, put: object, events: list[Event], start: int,
                  timeout_s: float = 30.0) -> None:
-        self.appliance = appliance
+        self.shell = shell
         self.put = put
         self.events = events
         self.start = start
@@ -68,16 +68,16 @@ class Feeder:
         self._thread.start()
 
     def _run(self) -> None:
-        app = self.appliance
+        app = self.shell
         try:
             for i, ev in enumerate(self.events[self.start:], start=self.start):
-                taken, refused = app.committed[SOURCE], app.refusals
+                taken, refused = app.taken[SOURCE], app.refusals
                 self.put(Operator(ev, time.monotonic(), SOURCE))  # type: ignore[operator]
-                if not app.wait(lambda t=taken, r=refused: app.committed[SOURCE] > t
+                if not app.wait(lambda t=taken, r=refused: app.taken[SOURCE] > t
                                 or app.refusals > r, self.timeout_s):
                     self.error = f"event {i + 1} of the feed was not taken in time"
                     break
-                if app.committed[SOURCE] == taken:
+                if app.taken[SOURCE] == taken:
                     self.error = f"event {i + 1} of the feed was refused: {app.last_refusal}"
                     break
         finally:

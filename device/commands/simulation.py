@@ -23,26 +23,22 @@ from typing import Any
 
 from PIL import Image
 
-from device.appliance import Appliance, DaemonStatus
 from device.config import Config, MatchConfig
 from device.core.inputs import Operator
+from device.core.status import Status
 from device.daemon import Daemon
+from device.errors import SimulationError
+from device.hardware.display import DummyDisplay
+from device.hardware.sim import SimHardware, table_for
 from device.reading.watcher import Reader
 from device.screen.screen import OledScreen
+from device.shell import Shell
 from hw_sim.scenario import Runner
 from hw_sim.stage import perform
-from hw_sim.table import SimTable, Wiring
 from hw_sim.timeline import Stamped, Touch
 from rules import BoardReading, Confirm, Correction, Foul, Match, Shot, Twenty, Undo
-from rules.errors import CrokiscoreError
 
 log = logging.getLogger(__name__)
-
-HARDWARE = {"touch", "hole", "camera"}
-
-
-class SimulationError(CrokiscoreError):
-    """The daemon did not take what the simulated board did, in time."""
 
 
 @dataclass
@@ -86,7 +82,7 @@ class RecordingScreen(OledScreen):
         super().__init__(display)
         self.on_frame = on_frame
 
-    def show(self, match: Match | None, status: DaemonStatus) -> None:
+    def show(self, match: Match | None, status: Status) -> None:
         before = self.last
         super().show(match, status)
         if self.last is not None and (before is None or self.last.tobytes() != before.tobytes()):
@@ -102,12 +98,8 @@ class Simulation:
         start = self.runner.start
         self.config = replace(config, backend="sim",
                               match=MatchConfig(start.rules, start.players, start.options))
-        c = self.config
-        self.table = SimTable(seed=seed, wiring=Wiring(
-            hole_pin=c.hole.pin, channels=c.touch.channels,
-            buttons=tuple((k, v) for k in ("menu", "ok", "back")
-                          if (v := getattr(c.buttons, k)) is not None)),
-            width=c.camera.width, height=c.camera.height)
+        c = self.config = replace(self.config, sim=replace(self.config.sim, seed=seed))
+        self.table = table_for(c)
         if c.camera.kind == "sim" and c.camera.calibration is None and reader is None:
             self.config = c = replace(c, camera=replace(
                 c.camera, calibration=self._calibrate(Path(c.store).parent)))
@@ -116,12 +108,10 @@ class Simulation:
         self.tally = Tally()
         screen = None
         if on_frame is not None:
-            from device.daemon import display_settings
-            from device.hardware.display import open_display
-
-            self._display = open_display(display_settings(c.display), backend="sim")
+            self._display = DummyDisplay.like(c.display)
             screen = RecordingScreen(self._display, on_frame)
-        self.daemon = Daemon(self.config, table=self.table, reader=reader, screen=screen)
+        self.daemon = Daemon(self.config, hardware=SimHardware(self.config, self.table),
+                             reader=reader, screen=screen)
         self._done = threading.Event()
         self._failure: BaseException | None = None
 
@@ -137,8 +127,8 @@ class Simulation:
         return str(path)
 
     @property
-    def app(self) -> Appliance:
-        return self.daemon.appliance
+    def app(self) -> Shell:
+        return self.daemon.shell
 
     # --- the players and the operator ----------------------------------------------------------
 
@@ -173,7 +163,7 @@ class Simulation:
             self._board(item)
 
     def _count(self, source: str) -> int:
-        return self.app.committed[source]
+        return self.app.taken[source]
 
     def _operated(self, event: Any) -> None:
         want = self._count("operator") + 1

@@ -20,6 +20,9 @@ power cut and can itself be undone). Navigation is not recorded: it changes noth
                          -> [Missed shot] (the sensor bar missed one: the shot due is added)
                          -> [20 was theirs] (the latest 20 goes to the other side)
                          -> [Who starts] (before a round's first shot) -> [Last round] -> [Close]
+
+While the event store is damaged, [Repair store] comes first: "Move store aside?" ok moves the
+damaged file aside (kept for recovery) and writes the match the box holds into a new store.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from rules import (
 Button = Literal["menu", "ok", "back"]
 ITEMS = ("New match", "Correct round", "Read board now", "Undo", "Missed shot", "20 was theirs",
          "Who starts", "Last round", "Close")
+REPAIR = "Repair store"
 IDLE_TIMEOUT_S = 30.0
 
 
@@ -54,6 +58,7 @@ class Action:
 
     events: tuple[Event, ...] = ()
     read_now: bool = False
+    repair: bool = False
 
     @property
     def event(self) -> Event | None:
@@ -65,12 +70,13 @@ class MenuState:
     """``screen`` names what is shown; the other fields are that screen's choices so far."""
 
     screen: Literal["scoreboard", "items", "rules", "players", "start", "edit", "undo",
-                    "starter", "breakdown"] = "scoreboard"
+                    "starter", "breakdown", "repair"] = "scoreboard"
     index: int = 0
     rules: str = ""
     players: tuple[str, ...] = ()
     totals: tuple[int, int] = (0, 0)
     side: int = 0
+    items: tuple[str, ...] = ITEMS
     last_press: float = field(default=0.0, compare=False)
 
     @property
@@ -80,7 +86,7 @@ class MenuState:
     def title(self) -> str:
         """The line the display shows for this screen."""
         return {
-            "items": ITEMS[self.index % len(ITEMS)],
+            "items": self.items[self.index % len(self.items)],
             "rules": self.rules,
             "players": " / ".join(self.players),
             "start": f"Start {self.rules}?",
@@ -88,6 +94,7 @@ class MenuState:
             "undo": "Undo last event?",
             "starter": f"Seat {self.index} starts",
             "breakdown": "Last round",
+            "repair": "Move store aside?",
         }.get(self.screen, "")
 
 
@@ -102,13 +109,17 @@ class Menu:
         self.player_sets = player_sets
 
     def press(self, state: MenuState, button: Button, held: bool, match: Match | None,
-              now: float) -> tuple[MenuState, Action | None]:
+              now: float, *, repair: bool = False) -> tuple[MenuState, Action | None]:
+        """``repair``: the store is damaged, so the menu offers to repair it first."""
         if held:
             button = "back"
-        state = replace(state, last_press=now)
+        items = (REPAIR, *ITEMS) if repair else ITEMS
+        state = replace(state, last_press=now, items=items)
         handler = getattr(self, f"_on_{state.screen}")
-        result: tuple[MenuState, Action | None] = handler(state, button, match)
-        return result
+        new, action = handler(state, button, match)
+        if new.open and new.items != items:
+            new = replace(new, items=items)
+        return new, action
 
     def tick(self, state: MenuState, now: float) -> MenuState:
         """An open menu left alone closes by itself."""
@@ -134,10 +145,12 @@ class Menu:
     def _on_items(self, s: MenuState, b: Button, m: Match | None
                   ) -> tuple[MenuState, Action | None]:
         if b == "menu":
-            return replace(s, index=(s.index + 1) % len(ITEMS)), None
+            return replace(s, index=(s.index + 1) % len(s.items)), None
         if b == "back":
             return CLOSED, None
-        item = ITEMS[s.index % len(ITEMS)]
+        item = s.items[s.index % len(s.items)]
+        if item == REPAIR:
+            return replace(s, screen="repair"), None
         if item == "New match":
             current = m.rules.name if m else next(iter(PRESETS))
             return replace(s, screen="rules", rules=current), None
@@ -213,6 +226,12 @@ class Menu:
         event = Correction(value=s.totals[0]) if darts else Correction(totals=s.totals)
         return CLOSED, Action((event,))
 
+    def _on_repair(self, s: MenuState, b: Button, m: Match | None
+                   ) -> tuple[MenuState, Action | None]:
+        if b == "ok":
+            return CLOSED, Action(repair=True)
+        return CLOSED, None
+
     def _on_undo(self, s: MenuState, b: Button, m: Match | None
                  ) -> tuple[MenuState, Action | None]:
         if b == "ok":
@@ -225,7 +244,7 @@ class Menu:
         if b == "menu":
             return replace(s, index=(s.index + 1) % seats), None
         if b == "back":
-            return replace(s, screen="items", index=ITEMS.index("Who starts")), None
+            return replace(s, screen="items", index=s.items.index("Who starts")), None
         return CLOSED, Action((Starter(s.index),))
 
     def _on_breakdown(self, s: MenuState, b: Button, m: Match | None

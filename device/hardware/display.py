@@ -17,11 +17,12 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any
+from typing import Any, ClassVar
 
 from PIL import Image
 
-from device.errors import DisplayError, DisplaySettingsError
+from device.errors import BadSetting, DisplayError, DisplaySettingsError
+from device.settings import Checked, setting
 
 log = logging.getLogger(__name__)
 
@@ -126,8 +127,14 @@ class DummyDisplay(Display):
 
     def __init__(self, width: int = 128, height: int = 64, mode: str = "1") -> None:
         if mode not in ("1", "L"):
-            raise DisplaySettingsError(f"display mode must be '1' or 'L', got {mode!r}")
+            raise DisplaySettingsError(f"display mode must be '1' or 'L', got {mode!r}", "mode")
         super().__init__(f"simulated {width}x{height} display", width, height, mode)
+
+    @classmethod
+    def like(cls, settings: OledSettings) -> DummyDisplay:
+        """A dummy device of the panel's size and mode: draws exactly what it would get."""
+        w, h = settings.size
+        return cls(w, h, settings.mode)
 
     def _make(self) -> Any:
         from luma.core.device import dummy
@@ -144,68 +151,64 @@ class DummyDisplay(Display):
 # --- a real panel ---------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class OledSettings:
-    """Which panel, and how it is wired. The values come from the config file's display section.
+class OledSettings(Checked):
+    """Which panel, and how it is wired: the config file's ``[display]`` section, key for key.
 
     ``port`` is the I2C bus number (``/dev/i2c-1`` is 1) or the SPI port; ``address`` the I2C
-    address (0x3C, sometimes 0x3D); ``device`` the SPI chip select; ``dc_pin`` and ``reset_pin``
-    the SPI panel's data/command and reset GPIOs (BCM numbers). ``width``/``height`` default to
-    the driver's panel; ``greyscale`` (SSD1322) draws in 16 levels of grey; ``contrast`` (0-255)
-    is sent to the panel each time its driver starts (luma's drivers start at their own level).
+    address (0x3C, sometimes 0x3D); ``spi_device`` the SPI chip select; ``dc_pin`` and
+    ``reset_pin`` the SPI panel's data/command and reset GPIOs (BCM numbers).
+    ``width``/``height`` default to the driver's panel; ``greyscale`` (SSD1322) draws in 16
+    levels of grey; ``contrast`` (0-255) is sent to the panel each time its driver starts (luma's
+    drivers start at their own level). ``dummy`` is luma.core's device that only keeps the last
+    frame (a box without a panel, the simulator).
     """
 
-    driver: str = "ssd1306"
-    transport: str = "i2c"
-    port: int = 1
-    address: int = 0x3C
-    device: int = 0
-    dc_pin: int = 24
-    reset_pin: int = 25
-    bus_speed_hz: int = 8_000_000
-    width: int | None = None
-    height: int | None = None
-    rotate: int = 0
-    greyscale: bool = True
-    contrast: int = 255
+    error: ClassVar[type[BadSetting]] = DisplaySettingsError
 
-    def __post_init__(self) -> None:
-        if self.driver not in DRIVERS:
-            raise DisplaySettingsError(
-                f"display driver {self.driver!r} is not supported; choose one of "
-                f"{', '.join(DRIVERS)}")
-        if self.transport not in TRANSPORTS:
-            raise DisplaySettingsError(
-                f"display transport {self.transport!r}: choose i2c or spi")
-        if not 0x03 <= self.address <= 0x77:
-            raise DisplaySettingsError(
-                f"display address {self.address:#x} is not a 7-bit I2C address (0x03 to 0x77; "
-                "`i2cdetect -y 1` shows the panel's, usually 0x3c)")
-        if self.rotate not in (0, 1, 2, 3):
-            raise DisplaySettingsError(
-                f"display rotate must be 0, 1, 2 or 3 (quarter turns), got {self.rotate!r}")
-        if not 0 <= self.contrast <= 255:
-            raise DisplaySettingsError(
-                f"display contrast must be 0 to 255, got {self.contrast!r}")
+    driver: str = setting("ssd1306", str, choices=(*DRIVERS, "dummy"))
+    interface: str = setting("i2c", str, choices=TRANSPORTS)
+    port: int = setting(1, int, low=0, high=255)
+    address: int = setting(0x3C, int, low=0x03, high=0x77,
+                           hint=" (a 7-bit I2C address; `i2cdetect -y 1` shows the panel's, "
+                                "usually 0x3c)")
+    spi_device: int = setting(0, int, low=0, high=2)
+    dc_pin: int = setting(24, int, low=0, high=27)
+    reset_pin: int = setting(25, int, low=0, high=27)
+    bus_speed_hz: int = setting(8_000_000, int, low=50_000, high=64_000_000)
+    width: int | None = setting(None, int, low=1, high=512, optional=True)
+    height: int | None = setting(None, int, low=1, high=256, optional=True)
+    rotate: int = setting(0, int, low=0, high=3, hint=" (quarter turns)")
+    greyscale: bool = setting(True, bool)
+    contrast: int = setting(255, int, low=0, high=255)
+
+    def _check(self) -> None:
         w, h = self.size
         if w < 128 or h < 64:
             raise DisplaySettingsError(
-                f"display size {w}x{h}: the scoreboard needs at least 128x64")
+                f"display size {w}x{h}: the scoreboard needs at least 128x64",
+                "width" if w < 128 else "height")
+
+    @property
+    def panel(self) -> str:
+        """The luma driver drawn for (the dummy device draws like an SSD1306)."""
+        return "ssd1306" if self.driver == "dummy" else self.driver
 
     @property
     def size(self) -> tuple[int, int]:
-        dw, dh, _ = DRIVERS[self.driver]
+        dw, dh, _ = DRIVERS[self.panel]
         w, h = self.width or dw, self.height or dh
         return (h, w) if self.rotate % 2 else (w, h)
 
     @property
     def mode(self) -> str:
-        return "L" if DRIVERS[self.driver][2] == "L" and self.greyscale else "1"
+        return "L" if DRIVERS[self.panel][2] == "L" and self.greyscale else "1"
 
     @property
     def where(self) -> str:
-        if self.transport == "i2c":
+        if self.interface == "i2c":
             return f"I2C bus {self.port} address {self.address:#04x}"
-        return f"SPI {self.port}.{self.device} (DC GPIO{self.dc_pin}, RST GPIO{self.reset_pin})"
+        return (f"SPI {self.port}.{self.spi_device} (DC GPIO{self.dc_pin}, "
+                f"RST GPIO{self.reset_pin})")
 
 
 class OledDisplay(Display):
@@ -225,18 +228,18 @@ class OledDisplay(Display):
         from luma.core.interface import serial
 
         s = self.settings
-        if s.transport == "i2c":
+        if s.interface == "i2c":
             return serial.i2c(bus=self._bus, port=s.port, address=s.address)
-        return serial.spi(port=s.port, device=s.device, gpio_DC=s.dc_pin, gpio_RST=s.reset_pin,
-                          bus_speed_hz=s.bus_speed_hz)
+        return serial.spi(port=s.port, device=s.spi_device, gpio_DC=s.dc_pin,
+                          gpio_RST=s.reset_pin, bus_speed_hz=s.bus_speed_hz)
 
     def _make(self) -> Any:
         import luma.oled.device
 
         s = self.settings
-        dw, dh, _ = DRIVERS[s.driver]
-        kind = getattr(luma.oled.device, s.driver)
-        extra = {"mode": "RGB" if self.mode == "L" else "1"} if s.driver == "ssd1322" else {}
+        dw, dh, _ = DRIVERS[s.panel]
+        kind = getattr(luma.oled.device, s.panel)
+        extra = {"mode": "RGB" if self.mode == "L" else "1"} if s.panel == "ssd1322" else {}
         device = kind(self._serial(), width=s.width or dw, height=s.height or dh,
                       rotate=s.rotate, **extra)
         device.contrast(s.contrast)
@@ -253,7 +256,7 @@ class OledDisplay(Display):
         if isinstance(exc, luma.core.error.DevicePermissionError):
             return (f"{exc}: add the service's user to the i2c/spi and gpio groups")
         if isinstance(exc, luma.core.error.DeviceNotFoundError):
-            if s.transport == "i2c" and "address" not in str(exc):
+            if s.interface == "i2c" and "address" not in str(exc):
                 return (f"{exc}: enable I2C (`sudo raspi-config`, Interface Options) or set "
                         "the display port to the bus the panel is on")
             return (f"{exc}: nothing answers there; check the panel's wiring and power, and its "
@@ -264,15 +267,3 @@ class OledDisplay(Display):
             return (f"bus error ({exc.strerror or exc}): check the panel's cable; the next frame "
                     "tries again")
         return str(exc)
-
-
-def open_display(settings: OledSettings | None = None, *, backend: str = "pi") -> Display:
-    """The display the appliance uses: the configured panel on a Pi, the dummy device (same
-    size and mode) in the simulator."""
-    settings = settings or OledSettings()
-    if backend == "sim":
-        w, h = settings.size
-        return DummyDisplay(w, h, settings.mode)
-    if backend == "pi":
-        return OledDisplay(settings)
-    raise DisplaySettingsError(f"backend must be 'pi' or 'sim', got {backend!r}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from PIL import Image
 
-from device.core.menu import ITEMS, MenuState
+from device.core.menu import MenuState
 from device.screen.draw import HEIGHT, INKS, NARROW, WIDE, Pen
 from device.screen.glyphs import SMALL, TINY, Digits, fit_text, text_width
 from rules import Match
@@ -46,7 +46,7 @@ def render_menu(state: MenuState, match: Match | None, width: int = NARROW,
     else:
         words = state.title() if state.screen != "starter" else _seat_name(state, match)
         if state.screen == "items":
-            words = ITEMS[state.index % len(ITEMS)]
+            words = state.items[state.index % len(state.items)]
         if text_width(words, SMALL, 2) <= lw - 4:
             pen.text(lw // 2, 22, words, on, SMALL, 2, 2, align="centre")
         else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PIL import Image
 
-from device.appliance import DaemonStatus
+from device.core.status import Status as BoxStatus
 from device.hardware.display import Display
 from device.screen.draw import render
 from device.screen.menu_page import render_menu
@@ -19,7 +19,7 @@ class OledScreen:
         self.display = display
         self.last: Image.Image | None = None
 
-    def draw(self, match: Match | None, status: DaemonStatus) -> Image.Image:
+    def draw(self, match: Match | None, status: BoxStatus) -> Image.Image:
         w, h = self.display.width, self.display.height
         mode = self.display.mode
         if status.menu.open or match is None:
@@ -27,7 +27,7 @@ class OledScreen:
         return render(build(match, Status(status.twenty, status.errors, status.message)),
                       w, h, mode)
 
-    def show(self, match: Match | None, status: DaemonStatus) -> None:
+    def show(self, match: Match | None, status: BoxStatus) -> None:
         image = self.draw(match, status)
         self.display.show(image)
         self.last = image

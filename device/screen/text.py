@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from rules import Match
 
 if TYPE_CHECKING:
-    from device.appliance import DaemonStatus
+    from device.core.status import Status
 
 
 def _title(s: dict[str, Any]) -> str:
@@ -76,7 +76,7 @@ class TextScreen:
     def __init__(self, write: Callable[[str], object] = print) -> None:
         self.write = write
 
-    def show(self, match: Match | None, status: DaemonStatus) -> None:
+    def show(self, match: Match | None, status: Status) -> None:
         lines = [render(match)] if match is not None else ["no match"]
         if status.twenty is not None and match is not None:
             lines.append(f"  *** 20 for {match.team_names()[status.twenty]} ***")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from device.core.status import Status
 from rules import Match, Twenty
 from rules.crokidarts import DartsGame
 from rules.rounds import RoundGame
@@ -19,30 +20,6 @@ from rules.rounds import RoundGame
 KEEP = 4
 """Decided rounds (or closed turns) a view keeps, latest last: what the wide layout lists."""
 CLOSED = frozenset({"scored", "bust", "missed", "won"})
-
-
-@dataclass(frozen=True)
-class Status:
-    """What the daemon knows beyond the match: the moments and troubles the players must see.
-
-    ``twenty`` is the side credited with a 20 that has just dropped, for as long as the daemon wants
-    the flash on screen (None: no flash). ``errors`` are short words for what is broken right now
-    ("camera lost", "sensor bar unplugged"), most urgent first. ``message`` is a passing note
-    ("undone", "round corrected").
-
-    A reading waiting for the operator's check is not here: the match itself says so
-    (``expect().what == "confirm"``), and a second copy of that fact could only disagree with it.
-    """
-
-    twenty: int | None = None
-    errors: tuple[str, ...] = ()
-    message: str | None = None
-
-    def __post_init__(self) -> None:
-        if self.twenty not in (None, 0, 1):
-            raise ValueError(f"Status.twenty is a side, 0 or 1 (or None), got {self.twenty!r}")
-        if not isinstance(self.errors, tuple) or not all(isinstance(e, str) for e in self.errors):
-            raise TypeError(f"Status.errors must be a tuple of strings, got {self.errors!r}")
 
 
 @dataclass(frozen=True)
@@ -135,7 +112,7 @@ class ScoreView:
         return sum(self.discs_left[side::2])
 
     @classmethod
-    def build(cls, match: Match, status: Status = Status()) -> ScoreView:
+    def build(cls, match: Match, status: Status | None = None) -> ScoreView:
         return build(match, status)
 
 
@@ -143,8 +120,9 @@ def _pair(v: Any) -> tuple[int, int]:
     return (int(v[0]), int(v[1]))
 
 
-def build(match: Match, status: Status = Status()) -> ScoreView:
+def build(match: Match, status: Status | None = None) -> ScoreView:
     """The frame's content for ``match`` as the daemon sees it now."""
+    status = status or Status()
     s = match.summary()
     rules = match.rules
     seat = s["seat"]
