@@ -309,11 +309,12 @@ class Link:
                 continue
             backoff = self.timing.reconnect_min_s
             down_reported = False
-            with self._lock:
+            with self._write_lock, self._lock:
                 if opened_before:
                     self._reconnects += 1
                 opened_before = True
                 self._serial = port
+                self._tx_seq = 0  # the host numbers its frames from 0 at each opening
             log.info("serial port %s open", self.port)
             self._emit(ev.LinkUp(self.port, time.monotonic()))
             reason = "closed"

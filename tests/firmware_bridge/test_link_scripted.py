@@ -13,6 +13,7 @@ import pytest
 from firmware_bridge.codec import Decoder, encode
 from firmware_bridge.events import (
     Incompatible,
+    LinkDown,
     LinkUp,
     McuBooted,
     McuStatus,
@@ -35,33 +36,50 @@ WAIT = 5.0
 
 
 class ScriptedMcu:
-    def __init__(self):
+    """A pty behind a fixed path, as /dev/serial/by-id/ gives: :meth:`unplug` closes the pty and
+    removes the path, :meth:`replug` puts a new pty behind it."""
+
+    def __init__(self, directory):
+        self.path = os.path.join(directory, "usb-scripted-sensor-bar")
+        self.marker = 0
+        self.master = self.slave = None
+        self.replug()
+
+    def replug(self):
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)
-        self.path = os.ttyname(self.slave)
+        os.symlink(os.ttyname(self.slave), self.path)
         self.decoder = Decoder()
-        self.marker = 0
+
+    def unplug(self):
+        os.remove(self.path)
+        self.close()
 
     def close(self):
-        os.close(self.master)
-        os.close(self.slave)
+        for fd in (self.master, self.slave):
+            if fd is not None:
+                os.close(fd)
+        self.master = self.slave = None
 
     def write(self, message, seq):
         os.write(self.master, encode(message, seq))
 
-    def read_host(self):
-        """What the host sent since the last call; waits up to WAIT for at least one frame."""
+    def read_frames(self):
+        """The frames the host sent since the last call; waits up to WAIT for at least one."""
         got = []
         while not got:
             ready, _, _ = select.select([self.master], [], [], WAIT)
             assert ready, "the host sent nothing"
-            got = [f.message for f in self.decoder.feed(os.read(self.master, 4096))]
+            got = self.decoder.feed(os.read(self.master, 4096))
         return got
+
+    def read_host(self):
+        return [f.message for f in self.read_frames()]
 
 
 @pytest.fixture
-def mcu():
-    m = ScriptedMcu()
+def mcu(tmp_path):
+    m = ScriptedMcu(str(tmp_path))
     yield m
     m.close()
 
@@ -176,3 +194,19 @@ def test_a_request_gets_its_own_answer_even_after_others(link, mcu):
     got = answers.get(timeout=WAIT)
     t.join(WAIT)
     assert (got.request, got.touched, got.channels[0].touch_threshold) == (request, 0b1000, 30)
+
+
+def test_the_host_numbers_its_frames_from_zero_each_time_it_opens_the_port(link, mcu):
+    seqs = []
+    while len(seqs) < 3:
+        seqs += [f.seq for f in mcu.read_frames()]
+    assert seqs[:3] == [0, 1, 2]
+    mcu.unplug()
+    while not isinstance(link.events.get(timeout=WAIT), LinkDown):
+        pass
+    mcu.replug()
+    while not isinstance(link.events.get(timeout=WAIT), LinkUp):
+        pass
+    first = mcu.read_frames()[0]
+    assert (first.seq, first.message) == (0, HostHeartbeat())
+    assert link.stats().reconnects == 1
