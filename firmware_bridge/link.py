@@ -9,7 +9,8 @@ a :class:`queue.Queue` (the daemon may pass its own, so sensor events join its o
 ``LinkUp(port, at)`` / ``LinkDown(port, reason, at)``
     the port opened / could not be opened or was lost (the link keeps retrying).
 ``McuBooted(boot_id, firmware, protocol, reset_cause, heartbeat_ms, previous_boot_id, at)``
-    a hello from a boot not seen before; ``previous_boot_id`` set means the MCU was reset.
+    a hello from a boot not seen before; ``previous_boot_id`` set means the MCU was reset. Also
+    a hello of the same boot in another protocol version (the refusal begins or ends).
 ``McuLost(boot_id, silent_s, at)`` / ``McuFound(boot_id, silent_s, at)``
     no good frame for ``mcu_timeout_s`` / the same boot speaks again.
 ``Touch(quadrant, active, mcu_time_us, counter, boot_id, missed, at)``
@@ -159,6 +160,7 @@ class Link:
         self._bytes_received = self._gaps = self._missed = self._sent = self._unexpected = 0
         self._reconnects = self._reboots = self._lost_count = 0
         self._boot_id: int | None = None
+        self._previous_boot_id: int | None = None   # the boot before _boot_id, if any
         self._counters: dict[int, int] = {}
         self._counted_from_zero = False
         self._last_rx: float | None = None
@@ -406,6 +408,9 @@ class Link:
                 self._booted(msg, now)
             else:
                 self._pending_boot = boot
+        elif isinstance(msg, Hello) and (msg.protocol == PROTOCOL_VERSION) == self._incompatible:
+            # The same boot now speaks another version: the refusal begins or ends here.
+            self._booted(msg, now, same_boot=True)
         if self._expected_seq is not None and frame.seq != self._expected_seq:
             with self._lock:
                 self._gaps += 1
@@ -435,7 +440,7 @@ class Link:
                     msg.code, msg.detail))
             self._emit(ev.McuError(msg.code, msg.code_name, msg.request, msg.detail, now))
 
-    def _booted(self, hello: Hello, now: float) -> None:
+    def _booted(self, hello: Hello, now: float, *, same_boot: bool = False) -> None:
         if hello.protocol != PROTOCOL_VERSION:
             self._incompatible = True
             log.error("sensor bar on %s speaks protocol %d, this host %d: reflash it",
@@ -443,18 +448,22 @@ class Link:
             self._emit(ev.Incompatible(hello.protocol, PROTOCOL_VERSION, now))
         else:
             self._incompatible = False
-        previous = self._boot_id
-        with self._lock:
-            self._boot_id = hello.boot_id
+        if same_boot:
+            previous = self._previous_boot_id
+        else:
+            previous = self._previous_boot_id = self._boot_id
+            with self._lock:
+                self._boot_id = hello.boot_id
+                if previous is not None:
+                    self._reboots += 1
+            # After a reset the MCU counts touches from zero; at first contact the counts so
+            # far are unknown, so nothing is called missed until each quadrant has been heard.
+            self._counters = {}
+            self._counted_from_zero = previous is not None
             if previous is not None:
-                self._reboots += 1
-        # After a reset the MCU counts touches from zero; at first contact the counts so far
-        # are unknown, so nothing is called missed until each quadrant has been heard once.
-        self._counters = {}
-        self._counted_from_zero = previous is not None
+                log.warning("sensor bar on %s was reset (%s)", self.port,
+                            hello.reset_cause_name)
         self._sensor_ok = None
-        if previous is not None:
-            log.warning("sensor bar on %s was reset (%s)", self.port, hello.reset_cause_name)
         self._emit(ev.McuBooted(hello.boot_id, hello.firmware_version, hello.protocol,
                                 hello.reset_cause_name, hello.heartbeat_ms, previous, now))
 

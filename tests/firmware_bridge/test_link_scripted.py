@@ -210,3 +210,27 @@ def test_the_host_numbers_its_frames_from_zero_each_time_it_opens_the_port(link,
     first = mcu.read_frames()[0]
     assert (first.seq, first.message) == (0, HostHeartbeat())
     assert link.stats().reconnects == 1
+
+
+def test_a_compatible_hello_from_the_same_boot_lifts_the_refusal(link, mcu):
+    mcu.write(Hello(2, (9, 0, 0), 0xB2, 1), 0)
+    mcu.write(TouchChange(0, True, 10, 1), 1)
+    mcu.write(Hello(1, (1, 0, 0), 0xB2, 1), 2)   # the same boot, now speaking version 1
+    mcu.write(TouchChange(1, True, 20, 1), 3)
+    seen = events_until_marker(link, mcu, 4)
+    assert [e.protocol for e in seen if isinstance(e, Incompatible)] == [2]
+    booted = [e for e in seen if isinstance(e, McuBooted)]
+    assert [(e.boot_id, e.protocol) for e in booted] == [(0xB2, 2), (0xB2, 1)]
+    assert [e.quadrant for e in seen if isinstance(e, Touch)] == [1]
+    assert (link.stats().mcu_reboots, link.stats().sequence_gaps) == (0, 0)
+
+
+def test_an_incompatible_hello_from_the_same_boot_is_refused(link, mcu):
+    mcu.write(Hello(1, (1, 0, 0), 0xB3, 1), 0)
+    mcu.write(TouchChange(0, True, 10, 1), 1)
+    mcu.write(Hello(3, (9, 0, 0), 0xB3, 1), 2)
+    mcu.write(TouchChange(1, True, 20, 1), 3)
+    mcu.write(Hello(1, (1, 0, 0), 0xB4, 3), 0)   # reflashed: the marker is heard again
+    seen = events_until_marker(link, mcu, 1)
+    assert [e.protocol for e in seen if isinstance(e, Incompatible)] == [3]
+    assert [e.quadrant for e in seen if isinstance(e, Touch)] == [0]
