@@ -58,7 +58,8 @@ class McuBooted:
 
 @dataclass(frozen=True)
 class McuLost:
-    """Nothing good has come from the MCU for the link's timeout (the port may still be open).
+    """Nothing good has come from the MCU for three of its heartbeat periods, and at least the
+    link's ``mcu_timeout_s`` (the port may still be open).
 
     ``boot_id`` is None when the MCU never said anything since the port opened.
     """

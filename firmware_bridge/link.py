@@ -12,7 +12,8 @@ a :class:`queue.Queue` (the daemon may pass its own, so sensor events join its o
     a hello from a boot not seen before; ``previous_boot_id`` set means the MCU was reset. Also
     a hello of the same boot in another protocol version (the refusal begins or ends).
 ``McuLost(boot_id, silent_s, at)`` / ``McuFound(boot_id, silent_s, at)``
-    no good frame for ``mcu_timeout_s`` / the same boot speaks again.
+    no good frame for three of the MCU's heartbeat periods, and at least
+    ``LinkTiming.mcu_timeout_s`` / the same boot speaks again.
 ``Touch(quadrant, active, mcu_time_us, counter, boot_id, missed, at)``
     a quadrant's shooting line was touched or released.
 ``SensorState(ok, boot_id, at)``
@@ -70,6 +71,7 @@ log = logging.getLogger(__name__)
 
 BAUDRATE = 115200  # ignored by USB CDC (the Pico's own USB), but pyserial needs one
 JOIN_TIMEOUT_S = 2.0
+LOST_AFTER_PERIODS = 3  # MCU heartbeat periods without a good frame before it counts as lost
 
 
 class BadSetting(BridgeError, ValueError):
@@ -78,7 +80,12 @@ class BadSetting(BridgeError, ValueError):
 
 @dataclass(frozen=True)
 class LinkTiming:
-    """How often the link talks and how long it waits. Short values make fast tests."""
+    """How often the link talks and how long it waits. Short values make fast tests.
+
+    ``mcu_timeout_s`` is the least silence that makes the MCU *lost*, and all there is before
+    its hello: once a hello has announced its heartbeat period, three of those periods count
+    when they are longer (see :meth:`lost_after_s`), so a slow bar is not lost between beats.
+    """
 
     heartbeat_s: float = 0.5
     mcu_timeout_s: float = 1.5
@@ -101,6 +108,13 @@ class LinkTiming:
     @property
     def read_timeout_s(self) -> float:
         return min(0.05, self.heartbeat_s / 4)
+
+    def lost_after_s(self, heartbeat_ms: int | None) -> float:
+        """How long the MCU may be silent before it is lost, given the heartbeat period its
+        hello announced (None before a hello, or from a version this host does not speak)."""
+        if not heartbeat_ms:
+            return self.mcu_timeout_s
+        return max(self.mcu_timeout_s, LOST_AFTER_PERIODS * heartbeat_ms / 1000)
 
 
 @dataclass(frozen=True)
@@ -161,6 +175,7 @@ class Link:
         self._reconnects = self._reboots = self._lost_count = 0
         self._boot_id: int | None = None
         self._previous_boot_id: int | None = None   # the boot before _boot_id, if any
+        self._heartbeat_ms: int | None = None       # as _boot_id's hello announced it
         self._counters: dict[int, int] = {}
         self._counted_from_zero = False
         self._last_rx: float | None = None
@@ -358,7 +373,7 @@ class Link:
                 next_heartbeat = now + t.heartbeat_s
             heard = self._last_rx is not None and self._last_rx >= opened
             last = self._last_rx if heard and self._last_rx is not None else opened
-            if not lost and now - last > t.mcu_timeout_s:
+            if not lost and now - last > t.lost_after_s(self._heartbeat_ms):
                 lost = True
                 with self._lock:
                     self._lost_count += 1
@@ -448,6 +463,8 @@ class Link:
             self._emit(ev.Incompatible(hello.protocol, PROTOCOL_VERSION, now))
         else:
             self._incompatible = False
+        # Another version's hello may put its fields elsewhere: only a compatible one's counts.
+        self._heartbeat_ms = None if self._incompatible else hello.heartbeat_ms
         if same_boot:
             previous = self._previous_boot_id
         else:

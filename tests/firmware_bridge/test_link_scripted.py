@@ -16,6 +16,8 @@ from firmware_bridge.events import (
     LinkDown,
     LinkUp,
     McuBooted,
+    McuFound,
+    McuLost,
     McuStatus,
     SensorState,
     Touch,
@@ -234,3 +236,31 @@ def test_an_incompatible_hello_from_the_same_boot_is_refused(link, mcu):
     seen = events_until_marker(link, mcu, 1)
     assert [e.protocol for e in seen if isinstance(e, Incompatible)] == [3]
     assert [e.quadrant for e in seen if isinstance(e, Touch)] == [0]
+
+
+def test_the_mcu_is_lost_after_three_of_its_announced_heartbeat_periods(mcu):
+    quick = LinkTiming(heartbeat_s=0.02, mcu_timeout_s=0.1)
+    with Link(mcu.path, timing=quick) as link:
+        def next_event():
+            return link.events.get(timeout=WAIT)
+
+        assert isinstance(next_event(), LinkUp)
+        # Before any hello the configured timeout is all the link has to go on.
+        lost = next_event()
+        assert isinstance(lost, McuLost) and lost.boot_id is None
+        assert lost.silent_s >= quick.mcu_timeout_s
+        mcu.write(Hello(1, (1, 0, 0), 0xD0, 1, 4, 200), 0)
+        assert isinstance(next_event(), McuBooted)
+        lost = next_event()
+        assert isinstance(lost, McuLost) and lost.boot_id == 0xD0
+        assert lost.silent_s >= 3 * 0.200
+        mcu.write(Heartbeat(1, 0xD0), 1)
+        found = next_event()
+        assert isinstance(found, McuFound) and found.silent_s >= 3 * 0.200
+        # Three periods of a fast bar are shorter than the configured timeout: that one holds.
+        mcu.write(Hello(1, (1, 0, 0), 0xD1, 1, 4, 10), 0)
+        assert next_event().boot_id == 0xD1
+        lost = next_event()
+        assert isinstance(lost, McuLost) and lost.boot_id == 0xD1
+        assert quick.mcu_timeout_s <= lost.silent_s < 3 * 0.200
+        assert link.stats().mcu_lost == 3
