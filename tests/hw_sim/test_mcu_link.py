@@ -82,7 +82,7 @@ def touch_and_release(pico, events, quadrant):
 def test_touch_events_arrive_for_every_quadrant_in_order(pico, link, events):
     booted = events.wait_for(McuBooted)
     assert booted.boot_id == pico.boot_id
-    assert (booted.firmware, booted.protocol, booted.reset_cause) == ("1.0.0", 1, "power-on")
+    assert (booted.firmware, booted.protocol, booted.reset_cause) == ("1.0.1", 1, "power-on")
     assert booted.previous_boot_id is None
     for q in range(4):
         on, off = touch_and_release(pico, events, q)
@@ -141,6 +141,18 @@ def test_a_replug_that_kept_power_carries_on_with_the_same_boot(pico, link, even
     assert off.counter == 4 and off.missed == 1  # the touch made while unplugged was lost
     assert len(events.of(McuBooted)) == 1
     assert link.stats().mcu_reboots == 0
+
+
+def test_a_host_that_opens_the_port_right_after_another_hears_the_hello():
+    # A daemon restarted at once: the bar heard the last host a moment ago, and says hello
+    # because the new host's first frame is numbered 0.
+    with SimulatedPico(seed=5, heartbeat_ms=50, host_timeout_ms=60_000, watchdog_ms=None) as pico:
+        with Link(pico.path, timing=TIMING) as first:
+            booted = Events(first.events).wait_for(McuBooted)
+        with Link(pico.path, timing=TIMING) as second:
+            again = Events(second.events).wait_for(McuBooted)
+        assert again.boot_id == booted.boot_id == pico.boot_id
+        assert again.previous_boot_id is None
 
 
 def test_a_reboot_mid_stream_is_reported(pico, link, events):
