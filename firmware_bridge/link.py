@@ -179,6 +179,7 @@ class Link:
         self._counters: dict[int, int] = {}
         self._counted_from_zero = False
         self._last_rx: float | None = None
+        self._lost = False   # McuLost reported and no good frame since (across reopenings)
         self._expected_seq: int | None = None
         self._pending_boot: int | None = None
         self._incompatible = False
@@ -363,7 +364,6 @@ class Link:
         self._pending_boot = None
         self._incompatible = False
         opened = time.monotonic()
-        lost = False
         next_heartbeat = opened
         while not self._stop.is_set():
             now = time.monotonic()
@@ -373,8 +373,8 @@ class Link:
                 next_heartbeat = now + t.heartbeat_s
             heard = self._last_rx is not None and self._last_rx >= opened
             last = self._last_rx if heard and self._last_rx is not None else opened
-            if not lost and now - last > t.lost_after_s(self._heartbeat_ms):
-                lost = True
+            if not self._lost and now - last > t.lost_after_s(self._heartbeat_ms):
+                self._lost = True
                 with self._lock:
                     self._lost_count += 1
                 log.warning("sensor bar on %s silent for %.1f s", self.port, now - last)
@@ -391,9 +391,11 @@ class Link:
                     with self._lock:
                         self._unexpected += 1
                     continue
-                if lost:
-                    lost = False
-                    self._found(frame, now - last, now)
+                if self._lost:
+                    # Lost in this session or before the port was reopened: found either way.
+                    self._lost = False
+                    since = self._last_rx if self._last_rx is not None else opened
+                    self._found(frame, now - since, now)
                 with self._lock:
                     self._last_rx = now
                 self._frame(frame, now)

@@ -184,6 +184,20 @@ def test_a_silent_mcu_is_reported_lost_within_the_timeout_and_found_again(pico, 
     assert link.stats().mcu_lost == 1
 
 
+def test_a_silent_mcu_is_found_again_after_the_port_was_reopened(pico, link, events):
+    booted = events.wait_for(McuBooted)
+    pico.hang()
+    events.wait_for(McuLost)
+    pico.unplug()
+    events.wait_for(LinkDown)
+    pico.replug(power_cycle=False)  # a bar powered on its own: the same boot carries on
+    events.wait_for(LinkUp)
+    pico.resume()
+    found = events.wait_for(McuFound)
+    assert found.boot_id == booted.boot_id and found.silent_s >= TIMING.mcu_timeout_s
+    assert len(events.of(McuLost)) == 1 and len(events.of(McuBooted)) == 1
+
+
 def test_a_hung_mcu_is_reset_by_its_watchdog():
     with SimulatedPico(seed=3, heartbeat_ms=50, host_timeout_ms=300, watchdog_ms=400) as pico, \
             Link(pico.path, timing=TIMING) as link:
