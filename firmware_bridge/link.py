@@ -182,7 +182,7 @@ class Link:
         self._lost = False   # McuLost reported and no good frame since (across reopenings)
         self._expected_seq: int | None = None
         self._pending_boot: int | None = None
-        self._incompatible = False
+        self._incompatible = False   # until a compatible hello, across reopenings too
         self._sensor_ok: bool | None = None   # as the current boot's last flags said
         self._thread = threading.Thread(target=self._run, name=f"bridge {port}", daemon=True)
         self._thread.start()
@@ -362,7 +362,6 @@ class Link:
         t = self.timing
         self._expected_seq = None
         self._pending_boot = None
-        self._incompatible = False
         opened = time.monotonic()
         next_heartbeat = opened
         while not self._stop.is_set():

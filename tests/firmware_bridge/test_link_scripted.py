@@ -264,3 +264,20 @@ def test_the_mcu_is_lost_after_three_of_its_announced_heartbeat_periods(mcu):
         assert isinstance(lost, McuLost) and lost.boot_id == 0xD1
         assert quick.mcu_timeout_s <= lost.silent_s < 3 * 0.200
         assert link.stats().mcu_lost == 3
+
+
+def test_the_refusal_outlasts_a_reopening_of_the_port(link, mcu):
+    mcu.write(Hello(2, (9, 0, 0), 0xB5, 1), 0)
+    while not isinstance(link.events.get(timeout=WAIT), Incompatible):
+        pass
+    mcu.unplug()
+    while not isinstance(link.events.get(timeout=WAIT), LinkDown):
+        pass
+    mcu.replug()
+    while not isinstance(link.events.get(timeout=WAIT), LinkUp):
+        pass
+    mcu.write(TouchChange(0, True, 10, 1), 2)    # the same boot, no hello: still refused
+    mcu.write(Hello(1, (1, 0, 0), 0xB6, 3), 0)   # reflashed
+    mcu.write(TouchChange(1, True, 10, 1), 1)
+    seen = events_until_marker(link, mcu, 2)
+    assert [e.quadrant for e in seen if isinstance(e, Touch)] == [1]
