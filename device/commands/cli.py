@@ -344,7 +344,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="serial device (/dev/serial/by-id/usb-MicroPython_...) or pyserial URL")
     b.add_argument("--heartbeat", type=float, default=0.5, help="host heartbeat period, seconds")
     b.add_argument("--timeout", type=float, default=1.5,
-                   help="report the sensor bar lost after this many silent seconds")
+                   help="report the sensor bar lost after this many silent seconds at least "
+                   "(three of the heartbeat periods it announces, when that is longer)")
     b.add_argument("--thresholds", metavar="TOUCH/RELEASE",
                    help="set every quadrant's MPR121 thresholds (e.g. 12/6) at each boot")
     b.add_argument("--status", action="store_true",
