@@ -205,6 +205,7 @@ class EventStore:
             raise StoreDamaged(f"the event store {self.path} is an empty file: it may have been "
                                "cut short; move it aside ('Repair store' in the menu, or "
                                "crokiscore doctor --repair) to start a new store")
+        created = not read_only and not p.exists()
         try:
             if read_only:
                 self._db = self._connect_read_only(p)
@@ -221,28 +222,51 @@ class EventStore:
             self._closed = False
             self._db.execute("PRAGMA foreign_keys=ON")
             self._schema()
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError, StoreError) as exc:
             self.close()
+            if created:
+                self._unmake(p)
+            if isinstance(exc, StoreError):
+                raise
             raise explain(exc, self.path) from exc
-        except OSError as exc:
-            self.close()
-            raise explain(exc, self.path) from exc
-        except StoreError:
-            self.close()
-            raise
+
+    @staticmethod
+    def _unmake(p: Path) -> None:
+        """A store that could not be made (a full card) leaves no empty file behind, which the
+        next start would take for a store cut to nothing."""
+        for suffix in ("", "-wal", "-shm"):
+            f = Path(str(p) + suffix)
+            try:
+                if f.exists() and (suffix or f.stat().st_size == 0):
+                    f.unlink()
+            except OSError as exc:
+                log.warning("could not remove %s: %s", f, exc)
 
     def _connect_read_only(self, p: Path) -> sqlite3.Connection:
         if not p.is_file():
             raise StoreMissing(f"there is no event store at {self.path}")
-        # A store closed cleanly has no write-ahead log: read it as immutable, which leaves no
-        # -wal/-shm files behind (owned by whoever looked). After a crash the log holds
-        # committed events, so it is read too.
-        wal = Path(self.path + "-wal").exists()
-        uri = f"{p.resolve().as_uri()}?mode=ro" + ("" if wal else "&immutable=1")
-        return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        # A store closed cleanly has no write-ahead log (or an empty one): read it as
+        # immutable, which leaves no -wal/-shm files behind (owned by whoever looked). After a
+        # crash the log holds committed events, so it is read too.
+        wal = Path(self.path + "-wal")
+        logged = wal.exists() and wal.stat().st_size > 0
+        uri = f"{p.resolve().as_uri()}?mode=ro" + ("" if logged else "&immutable=1")
+        db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        if logged:
+            try:
+                db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            except sqlite3.OperationalError:
+                # No room (or no right) for the log's shared index: with the connection's lock
+                # held exclusively SQLite keeps that index in memory instead.
+                db.close()
+                db = sqlite3.connect(uri, uri=True, isolation_level=None,
+                                     check_same_thread=False)
+                db.execute("PRAGMA locking_mode=EXCLUSIVE")
+        return db
 
     def _schema(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        self._crc = "crc" if version >= 2 or not self.read_only else "NULL"
         if version > SCHEMA_VERSION:
             raise NotAStore(f"the event store {self.path} was written by a newer crokiscore "
                             f"(schema {version}, this one reads {SCHEMA_VERSION}); upgrade")
@@ -402,8 +426,8 @@ class EventStore:
         problem: str | None = None
         rows: list[tuple[int, str, int | None]] = []
         try:
-            rows = self._db.execute("SELECT seq, body, crc FROM events WHERE match_id = ? "
-                                    "ORDER BY seq", (match_id,)).fetchall()
+            rows = self._db.execute(f"SELECT seq, body, {self._crc} FROM events WHERE "
+                                    "match_id = ? ORDER BY seq", (match_id,)).fetchall()
         except sqlite3.DatabaseError:
             rows = self._rows_one_by_one(match_id)
             if not rows or rows[-1][0] < 0:
@@ -440,8 +464,8 @@ class EventStore:
         seq = 0
         while True:
             try:
-                row = self._db.execute("SELECT seq, body, crc FROM events WHERE match_id = ? "
-                                       "AND seq = ?", (match_id, seq)).fetchone()
+                row = self._db.execute(f"SELECT seq, body, {self._crc} FROM events WHERE "
+                                       "match_id = ? AND seq = ?", (match_id, seq)).fetchone()
             except sqlite3.DatabaseError:
                 out.append((-1, "", None))
                 return out
@@ -485,7 +509,7 @@ class EventStore:
         bad = []
         try:
             for match_id, seq, text, check in self._db.execute(
-                    "SELECT match_id, seq, body, crc FROM events"):
+                    f"SELECT match_id, seq, body, {self._crc} FROM events"):
                 if check is not None and crc(text) != check:
                     bad.append(f"match {match_id} event {seq}")
         except sqlite3.Error as exc:
