@@ -2,8 +2,10 @@
 
 ``Match.start(new_match_event)`` then ``match.apply(event)`` for each later event gives a new
 ``Match``; nothing is ever changed in place. Each state keeps the one before it, so ``undo`` hands
-back exactly the previous state (and undo after undo keeps going back). Equality compares the game
-only, not the path that led to it.
+back exactly the previous state (and undo after undo keeps going back). That costs little: a state
+shares all but its latest round (crokidarts: leg) with the one before it, so a match holds a few
+small objects per event, however long it runs. Equality compares the game only, not the path that
+led to it.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from rules.rulesets import RuleSet, ruleset
 Game = RoundGame | DartsGame
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Match:
     rules: RuleSet
     players: tuple[str, ...]
@@ -87,15 +89,16 @@ class Match:
             names[self.rules.team_of(seat)].append(name)
         return (" & ".join(names[0]), " & ".join(names[1]))
 
-    def summary(self) -> dict[str, Any]:
-        """The state as JSON-ready data: the output of ``crokiscore replay --json``."""
+    def summary(self, last: int | None = None) -> dict[str, Any]:
+        """The state as JSON-ready data: the output of ``crokiscore replay --json``. With
+        ``last``, its ``rounds`` hold only the latest ``last`` rounds (crokidarts: turns)."""
         out: dict[str, Any] = {
             "rules": self.rules.name,
             "options": self.rules.options(),
             "players": list(self.players),
             "teams": list(self.team_names()),
         }
-        out.update(self.game.summary())
+        out.update(self.game.summary(last))
         return out
 
 

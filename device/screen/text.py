@@ -34,7 +34,7 @@ def _next_line(m: Match, s: dict[str, Any]) -> str:
 
 
 def render(m: Match) -> str:
-    s = m.summary()
+    s = m.summary(last=2)  # the latest decided round is one of the last two
     t0, t1 = s["teams"]
     a, b = s["score"]
     width = max(len(t0), len(t1), 8)

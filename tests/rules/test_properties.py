@@ -1,5 +1,6 @@
 """Properties that must hold for every match, checked on matches the scripted players make."""
 
+import contextlib
 import json
 import random
 
@@ -137,3 +138,37 @@ def test_any_event_at_any_moment_is_either_applied_or_refused_with_a_rules_error
                 assert m.summary() == before
             else:
                 after.summary()  # a state that was accepted can be reported
+
+
+def _recount(m):
+    """Score and deciding round worked out from the rounds' records alone, as the engine did
+    before it carried running sums."""
+    rules, score, end = m.rules, [0, 0], None
+    for rnd in m.game.scored():
+        pts = rnd.points(rules)
+        score = [score[0] + pts[0], score[1] + pts[1]]
+        if end is None and (max(score) >= rules.target if rules.game == "casual" else
+                            rnd.number >= rules.rounds and (
+                                rules.tiebreak == "none" or score[0] != score[1])):
+            end = rnd.number
+    return (score[0], score[1]), end
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(ROUND_GAMES), seeds, seeds, st.booleans())
+def test_the_running_sums_agree_with_a_recount_after_any_correction(rules, seed, fuzz, tiebreak):
+    """Correcting or fouling an earlier round changes the sums every later round carries."""
+    rnd = random.Random(fuzz)
+    events = list(play(rules, random.Random(seed), options={"tiebreak": "extra-round"}
+                       if tiebreak and "tournament" in rules else None))
+    m = Match.start(events[0])
+    for ev in events[1:]:
+        m = m.apply(ev)
+        if rnd.random() < 0.3 and m.game.decided():
+            fix = Correction(totals=(5 * rnd.randrange(20) + 20 * 8, 5 * rnd.randrange(20)),
+                             round=rnd.randrange(1, m.game.decided() + 1))
+            with contextlib.suppress(RulesError):
+                m = m.apply(fix)
+        assert (m.game.score(), m.game.end_round()) == _recount(m)
+        if m.finished:
+            break
