@@ -2,6 +2,7 @@
 
 from rules.board import STANDARD, Board
 from rules.errors import (
+    BoardError,
     CrokiscoreError,
     EventError,
     IllegalEvent,
@@ -31,8 +32,9 @@ from rules.reading import Expect, Reading
 from rules.rulesets import PRESETS, RuleSet, ruleset
 
 __all__ = [
-    "PRESETS", "STANDARD", "Board", "BoardReading", "Confirm", "Correction", "CrokiscoreError",
-    "Disc", "Event", "EventError", "Expect", "Foul", "IllegalEvent", "Match", "MatchOver",
-    "NewMatch", "NotAwaited", "NothingToUndo", "OutOfTurn", "Reading", "RuleSet", "RuleSetError",
-    "RulesError", "Shot", "Starter", "Twenty", "Undo", "fold", "parse_event", "ruleset",
+    "PRESETS", "STANDARD", "Board", "BoardError", "BoardReading", "Confirm", "Correction",
+    "CrokiscoreError", "Disc", "Event", "EventError", "Expect", "Foul", "IllegalEvent", "Match",
+    "MatchOver", "NewMatch", "NotAwaited", "NothingToUndo", "OutOfTurn", "Reading", "RuleSet",
+    "RuleSetError", "RulesError", "Shot", "Starter", "Twenty", "Undo", "fold", "parse_event",
+    "ruleset",
 ]
