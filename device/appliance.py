@@ -290,7 +290,7 @@ class Appliance:
             return
         was_finished = before is not None and before.finished
         if m.finished and (before is None or before.game != m.game):
-            self.store.finish(self.match_id, m.summary(), self.wall())
+            self.store.finish(self.match_id, m.summary().to_json(), self.wall())
         elif was_finished and not m.finished:
             self.store.reopen(self.match_id)
         if m.expect().what == "board":

@@ -27,11 +27,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from rules.chain import EMPTY, Chain
+from rules.count import BoardCount, Expect
 from rules.errors import EventError, IllegalEvent, MatchOver, NotAwaited, OutOfTurn
 from rules.events import BoardReading, Correction, Shot, Starter, Twenty
 from rules.game import Game
-from rules.reading import Expect, Reading
 from rules.rulesets import RuleSet
+from rules.summary import DartsSummary, Entries, OpenTurn, TurnSummary
 
 Status = Literal["shoot", "board", "checkout", "checkout-board", "won", "bust", "scored", "missed"]
 OPEN: frozenset[str] = frozenset({"shoot", "board", "checkout", "checkout-board"})
@@ -41,7 +42,7 @@ OPEN: frozenset[str] = frozenset({"shoot", "board", "checkout", "checkout-board"
 class DartShot:
     twenties: int = 0
     foul: bool = False
-    reading: Reading | None = None
+    count: BoardCount | None = None
 
     @property
     def valid_twenties(self) -> int:
@@ -112,15 +113,15 @@ class Turn:
             if reached:  # this is the checkout shot
                 if shot.valid_twenties > 0:
                     return TurnState("won", target, t20, board)
-                if shot.reading is None:
+                if shot.count is None:
                     return TurnState("checkout-board", target, t20, board)
                 return TurnState("missed", target, t20, board)
             t20 += shot.valid_twenties
             if s + 20 * t20 > target:
                 return TurnState("bust", s, t20, board)
-            if shot.reading is None:
+            if shot.count is None:
                 return TurnState("board", s + 20 * t20 + board, t20, board)
-            board = shot.reading.values()[0] + shot.reading.values()[1]
+            board = shot.count.values()[0] + shot.count.values()[1]
             total = s + 20 * t20 + board
             if total == target:
                 reached = True
@@ -131,8 +132,8 @@ class Turn:
             return TurnState("checkout", target, t20, board)
         return TurnState("shoot", s + 20 * t20 + board, t20, board)
 
-    def latest_reading(self) -> Reading | None:
-        return self.shots[-1].reading if self.shots else None
+    def latest_count(self) -> BoardCount | None:
+        return self.shots[-1].count if self.shots else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,8 +220,8 @@ class DartsGame(Game):
             return Expect("shot", self._next_leg()[2])
         leg = self.legs[-1]
         turn = leg.turns[-1]
-        reading = turn.latest_reading()
-        if reading is not None and reading.needs_check:
+        board_count = turn.latest_count()
+        if board_count is not None and board_count.needs_check:
             return Expect("confirm")
         st = turn.state(self.rules)
         if st.status == "shoot":
@@ -300,7 +301,7 @@ class DartsGame(Game):
     def _twenty(self, ev: Twenty) -> DartsGame:
         turn = self._last_turn("count a 20")
         shot = turn.shots[-1]
-        if shot.reading is not None:
+        if shot.count is not None:
             raise NotAwaited("cannot count a 20: no shot is in play (the last one was read)")
         if ev.team is not None and ev.team != turn.seat:
             raise IllegalEvent(f"in crokidarts every disc is the shooter's: a 20 now belongs to "
@@ -335,16 +336,16 @@ class DartsGame(Game):
             raise NotAwaited("no board reading is due now: in crokidarts the board is read once "
                              "after each shot")
         turn = self.legs[-1].turns[-1]
-        reading = Reading(ev.discs)
-        self._check_board(turn, reading.count())
-        return self._with_last_shot(replace(turn.shots[-1], reading=reading))
+        board_count = BoardCount(ev.discs)
+        self._check_board(turn, board_count.discs_of())
+        return self._with_last_shot(replace(turn.shots[-1], count=board_count))
 
     def _confirm(self) -> DartsGame:
         if self.expect().what != "confirm":
             raise NotAwaited("nothing to confirm: no reading is waiting for a check")
         shot = self.legs[-1].turns[-1].shots[-1]
-        assert shot.reading is not None
-        return self._with_last_shot(replace(shot, reading=replace(shot.reading, confirmed=True)))
+        assert shot.count is not None
+        return self._with_last_shot(replace(shot, count=replace(shot.count, confirmed=True)))
 
     def _correct(self, ev: Correction) -> DartsGame:
         if ev.totals is not None or ev.round is not None:
@@ -352,12 +353,12 @@ class DartsGame(Game):
                              "included) or 'discs'; 'totals' and 'round' are for round games")
         turn = self._last_turn("correct")
         shot = turn.shots[-1]
-        if shot.reading is None and self.expect().what != "board":
+        if shot.count is None and self.expect().what != "board":
             raise NotAwaited("nothing to correct: the board after the latest shot is not read and "
                              "not awaited")
         if ev.discs is not None:
-            reading = Reading(ev.discs, confirmed=True)
-            self._check_board(turn, reading.count())
+            board_count = BoardCount(ev.discs, confirmed=True)
+            self._check_board(turn, board_count.discs_of())
         else:
             assert ev.value is not None
             t20 = sum(s.valid_twenties for s in turn.shots)
@@ -366,9 +367,9 @@ class DartsGame(Game):
                 raise IllegalEvent(f"a turn value of {ev.value} cannot be made with its {t20} "
                                    "20(s) and discs worth 5, 10 or 15; to take away a 20, call a "
                                    "foul or undo it")
-            discs = shot.reading.discs if shot.reading else ()
-            reading = Reading(discs, (board, 0), confirmed=True)
-        return self._with_last_shot(replace(shot, reading=reading))
+            discs = shot.count.discs if shot.count else ()
+            board_count = BoardCount(discs, (board, 0), confirmed=True)
+        return self._with_last_shot(replace(shot, count=board_count))
 
     def _starter(self, ev: Starter) -> DartsGame:
         exp = self.expect()
@@ -381,51 +382,47 @@ class DartsGame(Game):
 
     # --- report --------------------------------------------------------------------------------
 
-    def recent(self, count: int) -> list[tuple[Leg, Turn]]:
-        """The latest ``count`` turns of the match with their legs, oldest first."""
-        out: list[tuple[Leg, Turn]] = []
-        for leg in reversed(self.legs):
-            for turn in reversed(leg.turns):
-                if len(out) == count:
-                    out.reverse()
-                    return out
-                out.append((leg, turn))
-        out.reverse()
-        return out
+    def twenty_side(self, team: int | None) -> int:
+        """The side a ``twenty`` naming ``team`` (None: nobody) credits now: the shooter's."""
+        if team is not None:
+            return team
+        if not self.legs:
+            raise NotAwaited("a 20 can only drop during a shot, and no shot is in play")
+        return self.rules.team_of(self.legs.last.turns.last.seat)
 
-    def summary(self, last: int | None = None) -> dict[str, Any]:
-        """The state as JSON-ready data; with ``last``, only the latest ``last`` turns are
-        listed, so a caller that shows a few turns does not pay for the whole match."""
-        rules = self.rules
+    def correctable(self) -> tuple[int, int]:
+        """The value a ``correct`` would replace: the latest turn's so far, as side 0's figure
+        ((0, 0) before any)."""
+        if not self.legs:
+            return (0, 0)
+        return (self.legs.last.turns.last.state(self.rules).value, 0)
+
+    def _entry(self, leg: Leg, turn: Turn) -> TurnSummary:
+        st = turn.state(self.rules)
+        gained = [0, 0]
+        gained[turn.seat] = st.end - turn.start if st.closed else 0
+        return TurnSummary(leg.set_no, leg.leg_no, turn.seat, turn.start, st.end, st.status,
+                           len(turn.shots), st.twenties, st.board, (gained[0], gained[1]))
+
+    def summary(self, rules: str, options: tuple[tuple[str, Any], ...], players: tuple[str, ...],
+                teams: tuple[str, str]) -> DartsSummary:
         exp = self.expect()
         tally = self.tally()
-        turns = []
-        every = ((leg, turn) for leg in self.legs for turn in leg.turns)
-        for leg, turn in every if last is None else self.recent(last):
-            st = turn.state(rules)
-            gained = [0, 0]
-            gained[turn.seat] = st.end - turn.start if st.closed else 0
-            turns.append({
-                "set": leg.set_no, "leg": leg.leg_no, "seat": turn.seat,
-                "start": turn.start, "end": st.end, "status": st.status,
-                "shots": len(turn.shots), "twenties": st.twenties, "board": st.board,
-                "totals": gained})
-        out: dict[str, Any] = {
-            "finished": self.finished(),
-            "winner": self.winner(),
-            "score": [0, 0], "legs": list(tally.legs), "sets": list(tally.sets),
-            "set": 0, "leg": 0,
-            "awaiting": exp.what, "seat": exp.seat, "checkout": exp.checkout,
-            "turn": None, "rounds": turns,
-        }
-        if self.legs:
-            leg = self.legs[-1]
-            out.update(score=list(leg.scores(rules)), set=leg.set_no, leg=leg.leg_no)
-            turn = leg.turns[-1]
-            st = turn.state(rules)
+        legs = self.legs
+        score, set_no, leg_no, open_turn = (0, 0), 0, 0, None
+        if legs:
+            leg = legs.last
+            score, set_no, leg_no = leg.scores(self.rules), leg.set_no, leg.leg_no
+            turn = leg.turns.last
+            st = turn.state(self.rules)
             if not st.closed:
-                left = rules.discs - len(turn.shots) if turn.start < rules.target else 0
-                out["turn"] = {"seat": turn.seat, "start": turn.start, "twenties": st.twenties,
-                               "board": st.board, "value": st.value, "status": st.status,
-                               "discs_left": max(left, 0)}
-        return out
+                left = self.rules.discs - len(turn.shots) if turn.start < self.rules.target else 0
+                open_turn = OpenTurn(turn.seat, turn.start, st.twenties, st.board, st.value,
+                                     st.status, max(left, 0))
+        turns = Entries(self.turns(), lambda: (self._entry(leg, turn) for leg in reversed(legs)
+                                               for turn in reversed(leg.turns)))
+        return DartsSummary(
+            rules=rules, options=options, players=players, teams=teams,
+            finished=self.finished(), winner=self.winner(), score=score, awaiting=exp.what,
+            seat=exp.seat, legs=tally.legs, sets=tally.sets, set_no=set_no, leg_no=leg_no,
+            checkout=exp.checkout, turn=open_turn, turns=turns)

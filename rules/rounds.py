@@ -18,11 +18,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.chain import EMPTY, Chain
+from rules.count import BoardCount, Expect
 from rules.errors import EventError, IllegalEvent, MatchOver, NotAwaited, OutOfTurn
 from rules.events import BoardReading, Correction, Shot, Starter, Twenty
 from rules.game import Game
-from rules.reading import Expect, Reading
 from rules.rulesets import RuleSet
+from rules.summary import Entries, RoundsSummary, RoundSummary
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +52,7 @@ class Round:
     number: int
     starter: int
     shots: Chain[ShotRecord] = EMPTY
-    reading: Reading | None = None
+    count: BoardCount | None = None
     before: tuple[int, int] = field(default=(0, 0), compare=False)
     ended: int | None = field(default=None, compare=False)
 
@@ -68,12 +69,12 @@ class Round:
 
     def totals(self, rules: RuleSet) -> tuple[int, int]:
         tw = self.twenties(rules)
-        board = self.reading.values() if self.reading else (0, 0)
+        board = self.count.values() if self.count else (0, 0)
         return (20 * tw[0] + board[0], 20 * tw[1] + board[1])
 
     def points(self, rules: RuleSet) -> tuple[int, int] | None:
         """The round's points, once its board is read."""
-        return None if self.reading is None else _points(rules, self.totals(rules))
+        return None if self.count is None else _points(rules, self.totals(rules))
 
     def score(self, rules: RuleSet) -> tuple[int, int]:
         """The game's score after this round."""
@@ -84,7 +85,7 @@ class Round:
 
     def end(self, rules: RuleSet) -> int | None:
         """The number of the round that decided the game, this one or an earlier one, if any."""
-        if self.ended is not None or self.reading is None:
+        if self.ended is not None or self.count is None:
             return self.ended
         score = self.score(rules)
         if rules.game == "casual":
@@ -95,10 +96,10 @@ class Round:
 
     def with_shots(self, shots: Chain[ShotRecord]) -> Round:
         # the constructor, not dataclasses.replace: this runs for nearly every event
-        return Round(self.number, self.starter, shots, self.reading, self.before, self.ended)
+        return Round(self.number, self.starter, shots, self.count, self.before, self.ended)
 
-    def with_reading(self, reading: Reading | None) -> Round:
-        return Round(self.number, self.starter, self.shots, reading, self.before, self.ended)
+    def with_count(self, count: BoardCount | None) -> Round:
+        return Round(self.number, self.starter, self.shots, count, self.before, self.ended)
 
     def after(self, rules: RuleSet, number: int, starter: int) -> Round:
         """The round that follows this one (which must have been read)."""
@@ -125,14 +126,14 @@ class RoundGame(Game):
     # --- derived -------------------------------------------------------------------------------
 
     def scored(self) -> tuple[Round, ...]:
-        return tuple(r for r in self.rounds if r.reading is not None)
+        return tuple(r for r in self.rounds if r.count is not None)
 
     def last_scored(self) -> Round | None:
         """The latest round whose board has been read (only the latest round can be unread)."""
         rounds = self.rounds
         if not rounds:
             return None
-        if rounds.last.reading is not None:
+        if rounds.last.count is not None:
             return rounds.last
         return rounds.rest.last if rounds.rest else None
 
@@ -140,7 +141,7 @@ class RoundGame(Game):
         rounds = self.rounds
         if not rounds:
             return 0
-        return len(rounds) - (rounds.last.reading is None)
+        return len(rounds) - (rounds.last.count is None)
 
     def points(self) -> list[tuple[int, int]]:
         return [_points(self.rules, r.totals(self.rules)) for r in self.scored()]
@@ -169,12 +170,12 @@ class RoundGame(Game):
         if not self.rounds:
             return Expect("shot", self.next_starter if self.next_starter is not None else 0)
         last = self.rounds[-1]
-        if last.reading is None:
+        if last.count is None:
             n = len(last.shots)
             if n < self.round_size():
                 return Expect("shot", (last.starter + n) % rules.seats)
             return Expect("board")
-        if last.reading.needs_check:
+        if last.count.needs_check:
             return Expect("confirm")
         if self.end_round() is not None:
             return Expect(None)
@@ -184,7 +185,7 @@ class RoundGame(Game):
     def discs_left(self) -> tuple[int, ...]:
         """Discs each seat has still to shoot in the round in play (all of them between rounds)."""
         full = [self.rules.discs] * self.rules.seats
-        if self.rounds and self.rounds[-1].reading is None:
+        if self.rounds and self.rounds[-1].count is None:
             for s in self.rounds[-1].shots:
                 full[s.seat] -= 1
         return tuple(full)
@@ -208,7 +209,7 @@ class RoundGame(Game):
         if ev.seat != exp.seat:
             raise OutOfTurn(f"it is {self._name(exp.seat)}'s shot, not {self._name(ev.seat)}'s")
         rounds = self.rounds
-        if not rounds or rounds.last.reading is not None:
+        if not rounds or rounds.last.count is not None:
             first = Round(1, ev.seat) if not rounds else rounds.last.after(
                 self.rules, len(rounds) + 1, ev.seat)
             new = first.with_shots(EMPTY.push(ShotRecord(ev.seat)))
@@ -221,7 +222,7 @@ class RoundGame(Game):
         return RoundGame(self.rules, self.players, self.rounds.with_last(rnd), self.next_starter)
 
     def _current_round(self, doing: str) -> Round:
-        if not self.rounds or self.rounds[-1].reading is not None:
+        if not self.rounds or self.rounds[-1].count is not None:
             raise NotAwaited(f"cannot {doing}: no shot is in play")
         return self.rounds[-1]
 
@@ -262,22 +263,22 @@ class RoundGame(Game):
     def _board(self, ev: BoardReading) -> RoundGame:
         exp = self.expect()
         if exp.what != "board":
-            if exp.what == "shot" and self.rounds and self.rounds[-1].reading is None:
+            if exp.what == "shot" and self.rounds and self.rounds[-1].count is None:
                 left = self.round_size() - len(self.rounds[-1].shots)
                 raise NotAwaited(f"the board is read after the round's last disc; {left} disc(s) "
                                  "are still to be shot")
             raise NotAwaited("no board reading is due now")
         rnd = self.rounds[-1]
-        reading = Reading(ev.discs)
-        self._check_board(rnd, (reading.count(0), reading.count(1)))
-        return self._with_last(rnd.with_reading(reading))
+        board_count = BoardCount(ev.discs)
+        self._check_board(rnd, (board_count.discs_of(0), board_count.discs_of(1)))
+        return self._with_last(rnd.with_count(board_count))
 
     def _confirm(self) -> RoundGame:
         if self.expect().what != "confirm":
             raise NotAwaited("nothing to confirm: no reading is waiting for a check")
         rnd = self.rounds[-1]
-        assert rnd.reading is not None
-        return self._with_last(rnd.with_reading(replace(rnd.reading, confirmed=True)))
+        assert rnd.count is not None
+        return self._with_last(rnd.with_count(replace(rnd.count, confirmed=True)))
 
     def _correct(self, ev: Correction) -> RoundGame:
         if ev.value is not None:
@@ -291,14 +292,14 @@ class RoundGame(Game):
             # while the board is awaited the operator's count stands in for the camera
             rnd = self.rounds.last if awaited or scored is None else scored
         else:
-            if ev.round > len(self.rounds) or self.rounds[ev.round - 1].reading is None:
+            if ev.round > len(self.rounds) or self.rounds[ev.round - 1].count is None:
                 read = f"1 to {scored.number}" if scored is not None else "none"
                 raise IllegalEvent(f"cannot correct round {ev.round}: it has not been read; "
                                    f"rounds read so far: {read}")
             rnd = self.rounds[ev.round - 1]
         if ev.discs is not None:
-            reading = Reading(ev.discs, confirmed=True)
-            self._check_board(rnd, (reading.count(0), reading.count(1)))
+            board_count = BoardCount(ev.discs, confirmed=True)
+            self._check_board(rnd, (board_count.discs_of(0), board_count.discs_of(1)))
         else:
             assert ev.totals is not None
             tw = rnd.twenties(self.rules)
@@ -309,8 +310,8 @@ class RoundGame(Game):
                         f"round {rnd.number}: side {team}'s total {ev.totals[team]} cannot be "
                         f"made with its {tw[team]} 20(s) and discs worth 5, 10 or 15; to take "
                         "away a 20, call a foul or undo it")
-            reading = Reading(rnd.reading.discs if rnd.reading else (), board, confirmed=True)
-        return self._with_round(rnd.with_reading(reading))
+            board_count = BoardCount(rnd.count.discs if rnd.count else (), board, confirmed=True)
+        return self._with_round(rnd.with_count(board_count))
 
     def _with_round(self, rnd: Round) -> RoundGame:
         """Replaces a round's record, refusing an edit that would have ended the game before
@@ -333,7 +334,7 @@ class RoundGame(Game):
     def _starter(self, ev: Starter) -> RoundGame:
         exp = self.expect()
         self._refuse_unless_shot_due(exp, "name the starter")
-        if self.rounds and self.rounds[-1].reading is None:
+        if self.rounds and self.rounds[-1].count is None:
             raise NotAwaited("the starter can only be named before a round's first shot")
         if ev.seat >= self.rules.seats:
             raise IllegalEvent(f"there is no seat {ev.seat}: seats are 0 to {self.rules.seats - 1}")
@@ -341,35 +342,49 @@ class RoundGame(Game):
 
     # --- report --------------------------------------------------------------------------------
 
-    def summary(self, last: int | None = None) -> dict[str, Any]:
-        """The state as JSON-ready data; with ``last``, only the latest ``last`` rounds are
-        listed, so a caller that shows a few rounds does not pay for the whole match."""
-        rules = self.rules
+    def twenty_side(self, team: int | None) -> int:
+        """The side a ``twenty`` naming ``team`` (None: nobody) credits now."""
+        if team is not None:
+            return team
+        if not self.rounds or self.rounds.last.count is not None:
+            raise NotAwaited("a 20 can only drop during a shot, and no shot is in play")
+        return self.rules.team_of(self.rounds.last.shots.last.seat)
+
+    def twenty_added(self, before: RoundGame) -> int | None:
+        """The side that has one 20 more than in ``before`` during the same shot, if one has."""
+        now, then = self.rounds, before.rounds
+        if not now or len(now) != len(then) or len(now.last.shots) != len(then.last.shots):
+            return None
+        a = now.last.twenties(self.rules, valid=False)
+        b = then.last.twenties(self.rules, valid=False)
+        return {(1, 0): 0, (0, 1): 1}.get((a[0] - b[0], a[1] - b[1]))
+
+    def correctable(self) -> tuple[int, int]:
+        """The totals a ``correct`` without a round would replace: those of the round awaiting
+        its board, else of the latest round read ((0, 0) before any)."""
+        rnd = self.rounds.last if self.expect().what == "board" else self.last_scored()
+        return (0, 0) if rnd is None else rnd.totals(self.rules)
+
+    def _entry(self, rnd: Round) -> RoundSummary:
+        rules, count = self.rules, rnd.count
+        totals = rnd.totals(rules)
+        fouls = sum(1 for s in rnd.shots if s.foul)
+        if count is None:
+            return RoundSummary(rnd.number, rnd.starter, len(rnd.shots), rnd.twenties(rules),
+                                fouls, None, totals, None)
+        return RoundSummary(rnd.number, rnd.starter, len(rnd.shots), rnd.twenties(rules), fouls,
+                            count.values(), totals, _points(rules, totals), count.uncertain,
+                            count.confirmed, count.corrected)
+
+    def summary(self, rules: str, options: tuple[tuple[str, Any], ...], players: tuple[str, ...],
+                teams: tuple[str, str]) -> RoundsSummary:
         exp = self.expect()
-        rounds = []
-        for rnd in self.rounds if last is None else self.rounds[-last:]:
-            entry: dict[str, Any] = {
-                "number": rnd.number, "starter": rnd.starter,
-                "shots": len(rnd.shots), "twenties": list(rnd.twenties(rules)),
-                "fouls": sum(1 for s in rnd.shots if s.foul),
-            }
-            if rnd.reading is not None:
-                entry.update(
-                    board=list(rnd.reading.values()), totals=list(rnd.totals(rules)),
-                    points=list(_points(rules, rnd.totals(rules))),
-                    uncertain=rnd.reading.uncertain, confirmed=rnd.reading.confirmed,
-                    corrected=rnd.reading.corrected)
-            else:
-                entry.update(board=None, totals=list(rnd.totals(rules)), points=None)
-            rounds.append(entry)
-        between = not self.rounds or self.rounds[-1].reading is not None
-        return {
-            "finished": self.finished(),
-            "winner": self.winner(),
-            "score": list(self.score()),
-            "round": len(self.rounds) + (1 if between and exp.what == "shot" else 0),
-            "awaiting": exp.what,
-            "seat": exp.seat,
-            "discs_left": list(self.discs_left()),
-            "rounds": rounds,
-        }
+        between = not self.rounds or self.rounds[-1].count is not None
+        rounds = self.rounds
+        return RoundsSummary(
+            rules=rules, options=options, players=players, teams=teams,
+            finished=self.finished(), winner=self.winner(), score=self.score(),
+            awaiting=exp.what, seat=exp.seat,
+            round=len(rounds) + (1 if between and exp.what == "shot" else 0),
+            discs_left=self.discs_left(),
+            rounds=Entries(len(rounds), lambda: (self._entry(r) for r in reversed(rounds))))

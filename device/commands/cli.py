@@ -45,7 +45,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         print(f"crokiscore replay: {args.file} holds no match", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps(match.summary()))
+        print(json.dumps(match.summary().to_json()))
     elif not args.scoreboard:
         print(render(match))
     return 1 if bad else 0
@@ -259,15 +259,16 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     if record is not None:
         _save_frames(frames, record)
     if args.json:
-        print(json.dumps({"result": outcome.result, "truth": outcome.truth,
+        print(json.dumps({"result": outcome.result.to_json(), "truth": outcome.truth.to_json(),
                           "operator": vars(outcome.tally)}))
     else:
         from device.commands.simulation import compare
 
         diffs = compare(outcome.result, outcome.truth)
         t = outcome.tally
-        print(f"{args.rules}, seed {args.seed}: the box scored {outcome.result['score']}, "
-              f"truly {outcome.truth['score']}: " + ("agrees" if not diffs else "; ".join(diffs)))
+        verdict = "agrees" if not diffs else "; ".join(diffs)
+        print(f"{args.rules}, seed {args.seed}: the box scored {list(outcome.result.score)}, "
+              f"truly {list(outcome.truth.score)}: {verdict}")
         print(f"operator: {t.confirmed} confirmed, {t.corrected} corrected, {t.by_hand} by hand, "
               f"{t.credited} 20s credited to the other side, {t.fouls} fouls called; "
               f"{len(t.unflagged)} wrong readings not flagged")
