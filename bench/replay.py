@@ -184,8 +184,9 @@ def main() -> None:
                     peak = int(r["rss_peak_kb"]) / 1024  # type: ignore[call-overload]
                     held = (f"{peak - int(r['rss_parsed_kb']) / 1024:>8.0f}"  # type: ignore[call-overload]
                             if "rss_parsed_kb" in r else f"{'':>8}")
+                    note = f"  (exit status {r['status']})" if r.get("status") else ""
                     print(f"{kind:<11} {size:>9} {what:<11} {secs:>9.2f} {size / secs:>10,.0f} "
-                          f"{peak:>8.0f} {held}", flush=True)
+                          f"{peak:>8.0f} {held}{note}", flush=True)
 
 
 if __name__ == "__main__":
