@@ -79,7 +79,7 @@ lines = st.one_of(
     st.text(max_size=30).map(lambda t: t.encode("utf-8", "surrogatepass")))
 
 
-@settings(max_examples=300)
+@settings(max_examples=120)
 @given(st.lists(lines, max_size=30))
 def test_any_lines_replay_to_steps_and_never_raise(raw):
     raw = [START, *raw]
