@@ -96,9 +96,8 @@ def latency(shots: int) -> None:
             from device.core.inputs import Operator
             from rules import Correction
             d = app.match.depth
-            totals = app.match.summary()["rounds"][-1]["totals"]   # the 20s, an empty board
-            daemon.inputs.put(Operator(Correction(totals=(totals[0], totals[1])),
-                                       time.monotonic()))
+            totals = app.match.latest_value()   # the 20s, an empty board
+            daemon.inputs.put(Operator(Correction(totals=totals), time.monotonic()))
             app.wait(lambda d=d: app.match.depth > d, 10)
             exp = app.match.expect()
         q = app.match.rules.quadrant_of(exp.seat)

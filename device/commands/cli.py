@@ -21,13 +21,14 @@ if TYPE_CHECKING:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    from device.commands.logfile import LogUnreadable, NotALog, open_log
     from device.screen.text import render
     from rules.replay import replay
 
     try:
-        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
-    except OSError as exc:
-        print(f"crokiscore replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        stream = open_log(args.file)
+    except (LogUnreadable, NotALog) as exc:
+        print(f"crokiscore replay: {exc}", file=sys.stderr)
         return 2
     match = None
     bad = 0
@@ -44,7 +45,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         print(f"crokiscore replay: {args.file} holds no match", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps(match.summary()))
+        print(json.dumps(match.summary().to_json()))
     elif not args.scoreboard:
         print(render(match))
     return 1 if bad else 0
@@ -77,20 +78,41 @@ def _cmd_history(args: argparse.Namespace) -> int:
     return 0
 
 
+ZOOM = range(1, 33)
+"""How many times ``oled --png`` may enlarge the frame: 32 makes a 128x64 frame 4096x2048."""
+
+
 def _cmd_oled(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from PIL import Image
 
+    from device.commands.logfile import LogUnreadable, NotALog, open_log
     from device.hardware.display import DummyDisplay, OledSettings
     from device.screen.draw import render
     from device.screen.terminal import to_text
     from device.screen.view import build
     from rules.replay import replay_all
 
+    if args.zoom not in ZOOM:
+        print(f"crokiscore oled: --zoom is how many times to enlarge the PNG, a whole number from "
+              f"{ZOOM.start} to {ZOOM.stop - 1}, not {args.zoom}", file=sys.stderr)
+        return 2
+    if args.png:
+        png = Path(args.png)
+        if png.suffix.lower() != ".png":
+            print(f"crokiscore oled: --png writes a PNG picture; give a file name ending in "
+                  f".png, not {args.png}", file=sys.stderr)
+            return 2
+        if not png.resolve().parent.is_dir():
+            print(f"crokiscore oled: cannot write {args.png}: there is no folder "
+                  f"{png.parent}", file=sys.stderr)
+            return 2
     try:
-        with open(args.file, encoding="utf-8") as f:
+        with open_log(args.file) as f:
             match, problems = replay_all(f)
-    except OSError as exc:
-        print(f"crokiscore oled: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+    except (LogUnreadable, NotALog) as exc:
+        print(f"crokiscore oled: {exc}", file=sys.stderr)
         return 2
     for step in problems:
         print(f"{args.file}:{step.line}: {step.problem} (line skipped)", file=sys.stderr)
@@ -104,7 +126,12 @@ def _cmd_oled(args: argparse.Namespace) -> int:
     print(to_text(frame))
     if args.png:
         size = (frame.width * args.zoom, frame.height * args.zoom)
-        frame.resize(size, Image.Resampling.NEAREST).save(args.png)
+        try:
+            frame.resize(size, Image.Resampling.NEAREST).save(args.png, format="PNG")
+        except OSError as exc:
+            print(f"crokiscore oled: cannot write {args.png}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return 2
     return 1 if problems else 0
 
 
@@ -232,15 +259,16 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     if record is not None:
         _save_frames(frames, record)
     if args.json:
-        print(json.dumps({"result": outcome.result, "truth": outcome.truth,
+        print(json.dumps({"result": outcome.result.to_json(), "truth": outcome.truth.to_json(),
                           "operator": vars(outcome.tally)}))
     else:
         from device.commands.simulation import compare
 
         diffs = compare(outcome.result, outcome.truth)
         t = outcome.tally
-        print(f"{args.rules}, seed {args.seed}: the box scored {outcome.result['score']}, "
-              f"truly {outcome.truth['score']}: " + ("agrees" if not diffs else "; ".join(diffs)))
+        verdict = "agrees" if not diffs else "; ".join(diffs)
+        print(f"{args.rules}, seed {args.seed}: the box scored {list(outcome.result.score)}, "
+              f"truly {list(outcome.truth.score)}: {verdict}")
         print(f"operator: {t.confirmed} confirmed, {t.corrected} corrected, {t.by_hand} by hand, "
               f"{t.credited} 20s credited to the other side, {t.fouls} fouls called; "
               f"{len(t.unflagged)} wrong readings not flagged")
@@ -336,7 +364,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                            "ssd1322"),
                    help="the panel to draw for (ssd1322: 256x64 greyscale; default %(default)s)")
     o.add_argument("--png", help="also save the frame as a PNG")
-    o.add_argument("--zoom", type=int, default=1, help="enlarge the PNG this many times")
+    o.add_argument("--zoom", type=int, default=1,
+                   help="enlarge the PNG this many times (1 to 32, default %(default)s)")
     o.set_defaults(func=_cmd_oled)
     b = sub.add_parser("bridge", help="watch the sensor bar: print its events and the link's "
                        "counters as JSON lines until Ctrl-C")

@@ -9,30 +9,42 @@ safety checked, with nothing but a log file.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
 from pathlib import Path
 
+from device.commands.logfile import LogUnreadable, NotALog, open_log
 from device.core.inputs import Operator
 from device.errors import FeedError, StoreError
 from device.shell import Shell, stored_events
-from rules import Event, NewMatch, RulesError, parse_event
+from rules import Event, NewMatch, RulesError
+from rules.replay import read_event
 
 log = logging.getLogger(__name__)
 SOURCE = "feed"
 
 
 def read_feed(path: str | Path) -> tuple[NewMatch, list[Event]]:
+    """Every event of the feed; a feed must replay as it is, so its first bad line is an error
+    naming the line and what is wrong with it."""
     try:
-        lines = [ln for ln in Path(path).read_text(encoding="utf-8").splitlines() if ln.strip()]
+        with open_log(path) as f:
+            lines = f.readlines()
+    except LogUnreadable as exc:
+        raise FeedError(f"cannot read the feed: {exc}") from exc
+    except NotALog as exc:
+        raise FeedError(f"the feed {exc}") from exc
     except OSError as exc:
-        raise FeedError(f"cannot read the feed {path}: {exc.strerror}") from exc
-    try:
-        events = [parse_event(json.loads(ln)) for ln in lines]
-    except (json.JSONDecodeError, RulesError) as exc:
-        raise FeedError(f"the feed {path} is not an event log: {exc}") from exc
+        raise FeedError(f"cannot read the feed {path}: {exc.strerror or exc}") from exc
+    events = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            ev = read_event(line)
+        except RulesError as exc:
+            raise FeedError(f"the feed {path} is not an event log: line {number}: {exc}") from exc
+        if ev is not None:
+            events.append(ev)
     if not events or not isinstance(events[0], NewMatch):
         raise FeedError(f"the feed {path} must start with a 'match' event")
     return events[0], events[1:]

@@ -6,10 +6,10 @@ import csv
 import io
 import logging
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, assert_never
 
 from device.store import EventStore, StoredMatch
-from rules import Match, RulesError, fold
+from rules import DartsSummary, Match, RoundsSummary, RulesError, Summary, fold
 from rules.stats import player_stats
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ def as_json(store: EventStore) -> dict[str, Any]:
     done = matches(store)
     return {
         "matches": [{"id": r.id, "started": _when(r.started), "finished": _when(r.finished),
-                     **m.summary()} for r, m in done],
+                     **m.summary().to_json()} for r, m in done],
         "players": [s.to_json() for s in player_stats(m for _, m in done)],
     }
 
@@ -52,11 +52,22 @@ def as_csv(store: EventStore) -> str:
     w.writerow(CSV_FIELDS)
     for r, m in matches(store):
         s = m.summary()
-        winner = "" if s["winner"] is None else s["teams"][s["winner"]]
-        w.writerow([r.id, _when(r.started), _when(r.finished), s["rules"], " / ".join(m.players),
-                     " vs ".join(s["teams"]), r.outcome, winner or "draw",
-                     f"{s['score'][0]}-{s['score'][1]}", len(s["rounds"])])
+        winner = "" if s.winner is None else s.teams[s.winner]
+        w.writerow([r.id, _when(r.started), _when(r.finished), s.rules, " / ".join(m.players),
+                     " vs ".join(s.teams), r.outcome, winner or "draw",
+                     f"{s.score[0]}-{s.score[1]}", _played(s)])
     return buf.getvalue()
+
+
+def _played(s: Summary) -> int:
+    """Rounds begun (crokidarts: turns), the CSV's ``rounds`` column."""
+    match s:
+        case RoundsSummary(rounds=rounds):
+            return len(rounds)
+        case DartsSummary(turns=turns):
+            return len(turns)
+        case other:
+            assert_never(other)
 
 
 def players_csv(store: EventStore) -> str:

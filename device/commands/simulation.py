@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never
 
 from PIL import Image
 
@@ -36,7 +36,19 @@ from device.shell import Shell
 from hw_sim.scenario import Runner
 from hw_sim.stage import perform
 from hw_sim.timeline import Stamped, Touch
-from rules import BoardReading, Confirm, Correction, Foul, Match, Shot, Twenty, Undo
+from rules import (
+    BoardReading,
+    Confirm,
+    Correction,
+    DartsSummary,
+    Foul,
+    Match,
+    RoundsSummary,
+    Shot,
+    Summary,
+    Twenty,
+    Undo,
+)
 
 log = logging.getLogger(__name__)
 
@@ -55,21 +67,28 @@ class Tally:
 
 @dataclass(frozen=True)
 class Outcome:
-    result: dict[str, Any]
-    truth: dict[str, Any]
+    result: Summary
+    truth: Summary
     tally: Tally
 
     def agrees(self) -> bool:
         return compare(self.result, self.truth) == []
 
 
-def compare(result: dict[str, Any], truth: dict[str, Any]) -> list[str]:
+def compare(result: Summary, truth: Summary) -> list[str]:
     """Where the daemon's final state differs from the truth (empty when they agree)."""
-    diffs = [f"{k}: {result.get(k)} != {truth.get(k)}"
-             for k in ("finished", "winner", "score", "legs", "sets")
-             if result.get(k) != truth.get(k)]
-    got = [r.get("totals") for r in result.get("rounds", [])]
-    want = [r.get("totals") for r in truth.get("rounds", [])]
+    diffs = [f"{k}: {getattr(result, k)} != {getattr(truth, k)}"
+             for k in ("finished", "winner", "score")
+             if getattr(result, k) != getattr(truth, k)]
+    match result, truth:
+        case DartsSummary(), DartsSummary():
+            diffs += [f"{k}: {getattr(result, k)} != {getattr(truth, k)}"
+                      for k in ("legs", "sets") if getattr(result, k) != getattr(truth, k)]
+            got, want = [t.totals for t in result.turns], [t.totals for t in truth.turns]
+        case RoundsSummary(), RoundsSummary():
+            got, want = [r.totals for r in result.rounds], [r.totals for r in truth.rounds]
+        case _:
+            return [*diffs, f"game: {result.rules} != {truth.rules}"]
     if got != want:
         diffs.append(f"round totals: {got} != {want}")
     return diffs
@@ -199,16 +218,20 @@ class Simulation:
             self.tally.unflagged.append(self._describe(m, truth))
 
     def _agrees(self, m: Match, truth: Match) -> bool:
-        return _latest_value(m) == _latest_value(truth)
+        return m.latest_value() == truth.latest_value()
 
     def _true_correction(self, truth: Match) -> Correction:
-        if truth.rules.game == "crokidarts":
-            return Correction(value=_latest_value(truth)[0])
-        t = _latest_value(truth)
-        return Correction(totals=(t[0], t[1]))
+        value = truth.latest_value()
+        match truth.summary():
+            case DartsSummary():
+                return Correction(value=value[0])
+            case RoundsSummary():
+                return Correction(totals=value)
+            case other:
+                assert_never(other)
 
     def _describe(self, m: Match, truth: Match) -> str:
-        return f"read {_latest_value(m)}, truly {_latest_value(truth)}"
+        return f"read {m.latest_value()}, truly {truth.latest_value()}"
 
     def _play(self) -> None:
         try:
@@ -237,17 +260,3 @@ class Simulation:
             raise self._failure
         assert self.app.match is not None
         return Outcome(self.app.match.summary(), self.runner.match.summary(), self.tally)
-
-
-def _latest_value(m: Match) -> tuple[int, int]:
-    """The value the operator checks: the latest round's totals (crokidarts: the value of the
-    turn the latest reading belongs to, for the shooter's side first)."""
-    if m.rules.game == "crokidarts":
-        leg = m.game.legs[-1]  # type: ignore[union-attr]
-        turn = leg.turns[-1]
-        return (turn.state(m.rules).value, 0)
-    rounds = [r for r in m.summary()["rounds"] if r["board"] is not None]
-    t = rounds[-1]["totals"] if rounds else [0, 0]
-    return (t[0], t[1])
-
-

@@ -224,7 +224,7 @@ def _accept(settings: Settings, state: BoxState, ev: Event, meta: dict[str, Any]
     elif isinstance(ev, Confirm) and state.request.taken is not None and settings.camera:
         effects.append(ReadingChecked(state.request.taken))  # the camera may learn from it
     if isinstance(ev, Twenty) and before is not None:
-        state = replace(state, flash=(_twenty_side(before, ev), now + settings.timing.flash_s))
+        state = replace(state, flash=(before.twenty_side(ev), now + settings.timing.flash_s))
     state, more = _after_change(settings, state, before, now, wall)
     return state, effects + more
 
@@ -244,12 +244,6 @@ def _refuse(settings: Settings, state: BoxState, ev: Event, meta: dict[str, Any]
     return state, effects
 
 
-def _twenty_side(before: Match, ev: Twenty) -> int:
-    from device.screen.view import twenty_side
-
-    return twenty_side(before, ev)
-
-
 def _queue(state: BoxState, record: Record) -> BoxState:
     return replace(state, ledger=replace(state.ledger, queue=state.ledger.queue + (record,)))
 
@@ -264,7 +258,7 @@ def _after_change(settings: Settings, state: BoxState, before: Match | None, now
     was_finished = before is not None and before.finished
     ts = wall if wall is not None else now
     if m.finished and (before is None or before.game != m.game):
-        state = _queue(state, Record("finish", ts, result=m.summary()))
+        state = _queue(state, Record("finish", ts, result=m.summary().to_json()))
     elif was_finished and not m.finished:
         state = _queue(state, Record("reopen", ts))
     req = state.request

@@ -28,15 +28,17 @@ damaged file aside (kept for recovery) and writes the match the box holds into a
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, assert_never
 
 from rules import (
     PRESETS,
     Confirm,
     Correction,
+    DartsSummary,
     Event,
     Match,
     NewMatch,
+    RoundsSummary,
     Shot,
     Starter,
     Twenty,
@@ -155,7 +157,7 @@ class Menu:
             current = m.rules.name if m else next(iter(PRESETS))
             return replace(s, screen="rules", rules=current), None
         if item == "Correct round" and m is not None:
-            return replace(s, screen="edit", totals=_current_totals(m), side=0), None
+            return replace(s, screen="edit", totals=m.latest_value(), side=0), None
         if item == "Read board now":
             return CLOSED, Action(read_now=True)
         if item == "Undo":
@@ -166,7 +168,7 @@ class Menu:
                 return CLOSED, Action((Shot(exp.seat),))
             return CLOSED, None
         if item == "20 was theirs" and m is not None:
-            side = _last_twenty_side(m)
+            side = m.last_twenty_side()
             if side is None:
                 return CLOSED, None
             return CLOSED, Action((Undo(), Twenty(1 - side)))
@@ -220,10 +222,18 @@ class Menu:
         if b == "back":
             t[s.side] = max(0, t[s.side] - 5)
             return replace(s, totals=(t[0], t[1])), None
-        darts = m is not None and m.rules.game == "crokidarts"
-        if s.side == 0 and not darts:
-            return replace(s, side=1), None
-        event = Correction(value=s.totals[0]) if darts else Correction(totals=s.totals)
+        if m is None:
+            return CLOSED, None
+        event: Correction
+        match m.summary():
+            case DartsSummary():  # one figure: the turn's value
+                event = Correction(value=s.totals[0])
+            case RoundsSummary():
+                if s.side == 0:
+                    return replace(s, side=1), None
+                event = Correction(totals=s.totals)
+            case other:
+                assert_never(other)
         return CLOSED, Action((event,))
 
     def _on_repair(self, s: MenuState, b: Button, m: Match | None
@@ -250,33 +260,3 @@ class Menu:
     def _on_breakdown(self, s: MenuState, b: Button, m: Match | None
                       ) -> tuple[MenuState, Action | None]:
         return CLOSED, None
-
-
-def _last_twenty_side(m: Match) -> int | None:
-    """The side the latest event credited a 20 to, if the latest event is a 20 of a round game
-    (the beam cannot tell whose disc dropped, so it credits the shooter's side)."""
-    if m.rules.game == "crokidarts" or m.parent is None:
-        return None
-    now, then = m.game.rounds, m.parent.game.rounds  # type: ignore[union-attr]
-    if not now or len(now) != len(then) or len(now[-1].shots) != len(then[-1].shots):
-        return None
-    a = now[-1].twenties(m.rules, valid=False)
-    b = then[-1].twenties(m.rules, valid=False)
-    return {(1, 0): 0, (0, 1): 1}.get((a[0] - b[0], a[1] - b[1]))
-
-
-def _current_totals(m: Match) -> tuple[int, int]:
-    """Where editing starts: the round awaiting its board or the latest read round (crokidarts:
-    the turn's value so far, as side 0's figure)."""
-    s = m.summary()
-    if m.rules.game == "crokidarts":
-        turn = s.get("turn")
-        if turn:
-            return (turn["value"], 0)
-        last = s["rounds"][-1] if s["rounds"] else None
-        return ((last["twenties"] * 20 + last["board"]) if last else 0, 0)
-    rounds = s["rounds"]
-    if not rounds:
-        return (0, 0)
-    t = rounds[-1]["totals"]
-    return (t[0], t[1])

@@ -6,12 +6,14 @@ deterministic as the scoreboard and readable at arm's length while the operator 
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from PIL import Image
 
 from device.core.menu import MenuState
 from device.screen.draw import HEIGHT, INKS, NARROW, WIDE, Pen
 from device.screen.glyphs import SMALL, TINY, Digits, fit_text, text_width
-from rules import Match
+from rules import DartsSummary, Match, RoundsSummary
 
 HINTS = {
     "items": "MENU:NEXT  OK:CHOOSE",
@@ -63,9 +65,8 @@ def _seat_name(state: MenuState, match: Match | None) -> str:
 
 
 def _edit(pen: Pen, state: MenuState, match: Match | None, room: int) -> None:
-    darts = match is not None and match.rules.game == "crokidarts"
     d = Digits(12, 26, 4, 3)
-    if darts:
+    if match is not None and isinstance(match.summary(), DartsSummary):
         pen.text(room // 2, 12, "TURN VALUE", pen.ink.dim, TINY, align="centre")
         w = d.width(state.totals[0])
         pen.number((room - w) // 2, 20, d, state.totals[0], pen.ink.on)
@@ -86,20 +87,22 @@ def _edit(pen: Pen, state: MenuState, match: Match | None, room: int) -> None:
 def _breakdown(pen: Pen, match: Match | None, room: int) -> None:
     if match is None:
         return
-    s = match.summary()
     lines: list[str] = []
-    if match.rules.game == "crokidarts":
-        for t in s["rounds"][-3:]:
-            lines.append(f"{match.players[t['seat']]} {t['start']}>{t['end']} {t['status']}")
-    else:
-        done = [r for r in s["rounds"] if r["board"] is not None]
-        if done:
-            r = done[-1]
-            lines.append(f"ROUND {r['number']}: {r['totals'][0]} - {r['totals'][1]}")
-            lines.append(f"20s {r['twenties'][0]}-{r['twenties'][1]} "
-                         f"BD {r['board'][0]}-{r['board'][1]}")
-            lines.append(f"POINTS {r['points'][0]}-{r['points'][1]}"
-                         + (" CORRECTED" if r["corrected"] else ""))
+    match match.summary():
+        case DartsSummary(turns=turns):
+            for t in turns[-3:]:
+                lines.append(f"{match.players[t.seat]} {t.start}>{t.end} {t.status}")
+        case RoundsSummary() as s:
+            r = next(s.decided_rounds(), None)
+            if r is not None:
+                assert r.board is not None and r.points is not None
+                lines.append(f"ROUND {r.number}: {r.totals[0]} - {r.totals[1]}")
+                lines.append(f"20s {r.twenties[0]}-{r.twenties[1]} "
+                             f"BD {r.board[0]}-{r.board[1]}")
+                lines.append(f"POINTS {r.points[0]}-{r.points[1]}"
+                             + (" CORRECTED" if r.corrected else ""))
+        case other:
+            assert_never(other)
     if not lines:
         lines = ["NO ROUND YET"]
     for i, line in enumerate(lines[:3]):

@@ -4,22 +4,21 @@ The daemon rebuilds a :class:`ScoreView` on every event from the match and its o
 :class:`Status`, and the renderer draws nothing but this value. Keeping the two apart means the
 picture depends only on data that can be compared, stored in a test, or printed, and that the
 layouts never reach into the rules engine's internals. Building one reads
-:meth:`rules.Match.summary` exactly once, so it stays cheap however long the match has run.
+:meth:`rules.Match.summary` exactly once and only its latest rounds, so it stays cheap however
+long the match has run.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, assert_never
 
 from device.core.status import Status
-from rules import Match, Twenty
-from rules.crokidarts import DartsGame
-from rules.rounds import RoundGame
+from rules import DartsSummary, Match, RoundsSummary
 
 KEEP = 4
 """Decided rounds (or closed turns) a view keeps, latest last: what the wide layout lists."""
-CLOSED = frozenset({"scored", "bust", "missed", "won"})
 
 
 @dataclass(frozen=True)
@@ -116,91 +115,79 @@ class ScoreView:
         return build(match, status)
 
 
-def _pair(v: Any) -> tuple[int, int]:
-    return (int(v[0]), int(v[1]))
-
-
 def build(match: Match, status: Status | None = None) -> ScoreView:
     """The frame's content for ``match`` as the daemon sees it now."""
     status = status or Status()
     s = match.summary()
     rules = match.rules
-    seat = s["seat"]
-    awaiting = s["awaiting"]
+    seat = s.seat
     common: dict[str, Any] = {
         "game": rules.game, "rules": rules.name,
         "sides": match.team_names(), "players": match.players,
-        "score": _pair(s["score"]), "discs": rules.discs, "awaiting": awaiting, "seat": seat,
+        "score": s.score, "discs": rules.discs, "awaiting": s.awaiting, "seat": seat,
         "side_up": None if seat is None else rules.team_of(seat),
         "shooter": None if seat is None else match.players[seat],
-        "finished": s["finished"], "winner": s["winner"],
-        "check": awaiting == "confirm",
+        "finished": s.finished, "winner": s.winner,
+        "check": s.awaiting == "confirm",
         "twenty": status.twenty, "errors": status.errors, "message": status.message,
     }
-    if rules.game == "crokidarts":
-        return ScoreView(**common, **_darts(s, rules.legs, rules.sets, rules.target, rules.discs))
-    return ScoreView(**common, **_rounds(s, rules.game, rules.rounds, rules.target))
+    match s:
+        case RoundsSummary():
+            return ScoreView(**common, **_rounds(s, rules.game, rules.rounds, rules.target))
+        case DartsSummary():
+            return ScoreView(**common, **_darts(s, rules.legs, rules.sets, rules.target,
+                                                rules.discs))
+        case other:
+            assert_never(other)
 
 
-def _rounds(s: dict[str, Any], game: str, rounds: int, target: int) -> dict[str, Any]:
-    history = s["rounds"]
-    done = [Last(r["number"], _pair(r["totals"]), _pair(r["points"]))
-            for r in history[-KEEP - 1:] if r["board"] is not None]
-    current = history[-1] if history and history[-1]["board"] is None else None
+def _rounds(s: RoundsSummary, game: str, rounds: int, target: int) -> dict[str, Any]:
+    done = []
+    for r in itertools.islice(s.decided_rounds(), KEEP):
+        assert r.points is not None
+        done.append(Last(r.number, r.totals, r.points))
+    done.reverse()
+    current = s.rounds[-1] if s.rounds and not s.rounds[-1].decided else None
     out: dict[str, Any] = {
-        "discs_left": tuple(s["discs_left"]), "round": s["round"],
+        "discs_left": s.discs_left, "round": s.round,
         "rounds": rounds if game == "tournament" else 0,
         "target": target if game == "casual" else 0,
-        "round_twenties": _pair(current["twenties"]) if current else (0, 0),
-        "history": tuple(done[-KEEP:]),
+        "round_twenties": current.twenties if current else (0, 0),
+        "history": tuple(done),
     }
-    if s["awaiting"] == "confirm" and history:
-        out["check_totals"] = _pair(history[-1]["totals"])
+    if s.awaiting == "confirm" and s.rounds:
+        out["check_totals"] = s.rounds[-1].totals
     return out
 
 
-def _darts(s: dict[str, Any], legs: int, sets: int, target: int, discs: int) -> dict[str, Any]:
-    t = s["turn"]
-    turn = None if t is None else Turn(t["seat"], t["start"], t["twenties"], t["board"],
-                                       t["value"], t["discs_left"])
-    turns = s["rounds"]
-    done = [Last(i + 1, _pair(r["totals"]), seat=r["seat"], status=r["status"],
-                 start=r["start"], end=r["end"])
+def _darts(s: DartsSummary, legs: int, sets: int, target: int, discs: int) -> dict[str, Any]:
+    t = s.turn
+    turn = None if t is None else Turn(t.seat, t.start, t.twenties, t.board, t.value,
+                                       t.discs_left)
+    turns = s.turns
+    done = [Last(i + 1, r.totals, seat=r.seat, status=r.status, start=r.start, end=r.end)
             for i, r in enumerate(turns[-KEEP - 1:], start=max(len(turns) - KEEP - 1, 0))
-            if r["status"] in CLOSED]
+            if r.closed]
     out: dict[str, Any] = {
-        "target": target, "legs": _pair(s["legs"]), "sets": _pair(s["sets"]),
-        "set_no": s["set"], "leg_no": s["leg"], "legs_to_win": legs, "sets_to_win": sets,
-        "turn": turn, "checkout": bool(s["checkout"]),
+        "target": target, "legs": s.legs, "sets": s.sets,
+        "set_no": s.set_no, "leg_no": s.leg_no, "legs_to_win": legs, "sets_to_win": sets,
+        "turn": turn, "checkout": s.checkout,
         "history": tuple(done[-KEEP:]),
         "discs_left": _darts_discs(s, turn, target, discs),
     }
-    if s["awaiting"] == "confirm" and turn is not None:
+    if s.awaiting == "confirm" and turn is not None:
         value = [0, 0]
         value[turn.seat] = turn.value
-        out["check_totals"] = _pair(value)
+        out["check_totals"] = (value[0], value[1])
     return out
 
 
-def _darts_discs(s: dict[str, Any], turn: Turn | None, target: int, discs: int
+def _darts_discs(s: DartsSummary, turn: Turn | None, target: int, discs: int
                  ) -> tuple[int, int]:
     left = [0, 0]
     if turn is not None:
         left[turn.seat] = turn.discs_left
-    elif s["awaiting"] == "shot" and s["seat"] is not None:
+    elif s.awaiting == "shot" and s.seat is not None:
         # between turns: a whole turn, or the single checkout shot of a player on the target
-        left[s["seat"]] = 1 if s["score"][s["seat"]] == target else discs
+        left[s.seat] = 1 if s.score[s.seat] == target else discs
     return (left[0], left[1])
-
-
-def twenty_side(before: Match, event: Twenty) -> int:
-    """The side a ``twenty`` event credits, from the match just before it: the named side, or
-    else the side of the shot in play. The daemon uses it to aim the 20 flash."""
-    if event.team is not None:
-        return event.team
-    game = before.game
-    if isinstance(game, RoundGame) and game.rounds and game.rounds[-1].shots:
-        return before.rules.team_of(game.rounds[-1].shots[-1].seat)
-    if isinstance(game, DartsGame) and game.legs and game.legs[-1].turns:
-        return before.rules.team_of(game.legs[-1].turns[-1].seat)
-    raise ValueError("a 20 can only drop during a shot, and no shot is in play")

@@ -126,7 +126,7 @@ def test_a_failed_camera_leaves_the_round_to_the_buttons(tmp_path, fault):
             table.press(button)
             assert app.wait(lambda b=before: app.menu_state != b, WAIT), button
         assert app.wait(lambda: app.match.expect().what == "shot", WAIT)
-        assert app.match.summary()["rounds"][0]["totals"] == [15, 10]
+        assert app.match.summary().to_json()["rounds"][0]["totals"] == [15, 10]
         table.camera.fail(None)
 
 
@@ -185,4 +185,4 @@ def test_beam_glitches_count_nothing_and_a_missed_drop_is_fixed_at_the_round(tmp
         from rules import Correction
         daemon.inputs.put(Operator(Correction(totals=(35, 20)), 0.0))
         assert app.wait(lambda: app.match.expect().what == "shot", WAIT)
-        assert app.match.summary()["rounds"][0]["totals"] == [35, 20]
+        assert app.match.summary().to_json()["rounds"][0]["totals"] == [35, 20]

@@ -1,4 +1,8 @@
-"""A board reading as it counts towards the score, and what the engine is waiting for."""
+"""The discs on the board as they count towards the score, and what the engine is waiting for.
+
+"Reading" is what the camera made of a frame (``vision.Reading``, the ``board`` event); once the
+match accepts it, with any override the operator typed in, it is the round's :class:`BoardCount`.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +14,12 @@ from rules.events import Disc
 Awaiting = Literal["shot", "board", "confirm"]
 
 
-@dataclass(frozen=True)
-class Reading:
+@dataclass(frozen=True, slots=True)
+class BoardCount:
     """The discs the camera saw after a shot or round, as accepted by the match.
 
     ``override`` holds board values per side typed in by the operator (a correction by totals);
-    it replaces the discs' sum. A reading with an uncertain disc holds the match until the operator
+    it replaces the discs' sum. A count with an uncertain disc holds the match until the operator
     confirms or corrects it: the box never scores a guess silently.
     """
 
@@ -44,7 +48,8 @@ class Reading:
             v[d.team] += d.zone
         return (v[0], v[1])
 
-    def count(self, team: int | None = None) -> int:
+    def discs_of(self, team: int | None = None) -> int:
+        """How many discs of ``team`` (None: of both sides) are on the board."""
         return sum(1 for d in self.discs if team is None or d.team == team)
 
 
