@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from device.club.topics import Assigned, Assignment
 from device.core.inputs import (
     BoardFailed,
     BoardRead,
@@ -121,6 +122,7 @@ class Appliance:
         self.last_seq = 0   # the store's sequence number of the latest committed event
         self.changed = threading.Condition()        # notified after every input
         self.frames_shown = 0
+        self.next_match: Assignment | None = None   # club hook: the match the club assigned
 
     # --- start ---------------------------------------------------------------------------------
 
@@ -162,6 +164,10 @@ class Appliance:
             if inp.token == self._board_token:
                 self._fault("camera", f"camera: {inp.reason}")
                 self._board_token = None
+        elif isinstance(inp, Assigned):  # club hook: shown; OK on a finished match starts it
+            self.next_match = inp.assignment
+            if inp.assignment is not None:
+                self._say(f"next: {inp.assignment.label()}")
         else:
             for ev, meta in self._translate(inp):
                 meta.setdefault("ts", round(self.wall(), 3))
@@ -220,6 +226,11 @@ class Appliance:
         """Buttons drive the menu; what it decides is carried out here."""
         if inp.button not in ("menu", "ok", "back"):
             return []
+        nxt = self.next_match  # club hook: OK on the finished scoreboard starts the assigned match
+        if (nxt is not None and inp.button == "ok" and not inp.held and not self.menu_state.open
+                and (self.match is None or self.match.finished)):
+            self.next_match = None
+            return [(nxt.new_match(), {"source": "club"})]
         self.menu_state, action = self.menu.press(self.menu_state, inp.button,  # type: ignore[arg-type]
                                                   inp.held, self.match, inp.at)
         if action is None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from device.club.settings import ClubSettings, parse_club
 from device.errors import ConfigError
 from rules.errors import shown
 
@@ -134,6 +135,7 @@ class Config:
     vision: VisionConfig = field(default_factory=VisionConfig)
     sim: SimConfig = field(default_factory=SimConfig)
     source: str = "<defaults>"
+    club: ClubSettings | None = None   # [club]: the club network, read by device/club/settings
 
 
 class _Section:
@@ -324,10 +326,12 @@ def parse(data: Mapping[str, Any], source: str = "<config>") -> Config:
     sim = SimConfig(s.get_int("seed", d.sim.seed, 0, 2**31 - 1),
                     s.get_float("skill", d.sim.skill, 0, 1))
     s.finish()
+    top.used.add("club")
+    club = None if data.get("club") is None else parse_club(data["club"])
     top.finish()
 
     config = Config(backend, store, log_level, match, hole, touch, buttons, camera, display,
-                    vision, sim, source)
+                    vision, sim, source, club)
     if backend == "pi":
         _check_pins(config)
     return config

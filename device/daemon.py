@@ -18,6 +18,8 @@ from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 from device.appliance import Appliance, Screen, Timing
+from device.club.snapshot import BoardSnapshot
+from device.club.topics import Assigned
 from device.config import Config, DisplayConfig
 from device.core.inputs import Fault, Input
 from device.errors import CameraError, SensorError
@@ -121,6 +123,16 @@ class Daemon:
                                    timing=Timing(board_timeout_s=config.camera.timeout_s))
         for part, message in self._faults:
             self.inputs.put(Fault(part, message, clock()))
+        # --- club hook (device/club): the publisher beside the main loop -----------------------
+        self.club = None
+        self._club_seen: tuple[object, tuple[str, ...]] = (None, ())
+        if config.club is not None:
+            from device.club.publisher import Publisher
+
+            self.club = Publisher(config.club, config.store, on_assignment=lambda a: (
+                self.inputs.put(Assigned(a, clock()))))  # type: ignore[arg-type]
+            self._closers.append(self.club.close)
+        # --- end of club hook ------------------------------------------------------------------
 
     @staticmethod
     def _open_display(config: Config, table: SimTable | None) -> Display:
@@ -152,6 +164,8 @@ class Daemon:
     def begin(self) -> None:
         """Resumes the match in the store (or starts the configured one) and shows it."""
         self.appliance.restore()
+        if self.club is not None:  # club hook
+            self.club.start()
         self._status = self.status_line()
         self.notifier.ready(self._status)
 
@@ -176,6 +190,7 @@ class Daemon:
             if status != self._status:  # a fault came or went: systemd shows it too
                 self._status = status
                 self.notifier.status(status)
+            self._club_tick()  # club hook
             if self.hole is not None:
                 blocked = self.hole.check(now)
                 if blocked is not None and self.appliance.faults.get("hole") != blocked.message:
@@ -185,6 +200,20 @@ class Daemon:
             self.appliance.run(self.inputs, stop, tick_s, on_idle=idle)
         finally:
             self.notifier.stopping()
+
+    def _club_tick(self) -> None:
+        """Club hook: tells the publisher what changed (calls that only note and return) and
+        shows its link in words among the faults."""
+        if self.club is None:
+            return
+        app = self.appliance
+        faults = tuple(app.faults[k] for k in sorted(app.faults) if k != "club")
+        if app.match is not self._club_seen[0] or faults != self._club_seen[1]:
+            if app.match is not self._club_seen[0] and app.match_id is not None:
+                self.club.committed(app.match_id)
+            self.club.state(BoardSnapshot(app.match_id, app.match, faults))
+            self._club_seen = (app.match, faults)
+        app._fault("club", self.club.status())
 
     def close(self) -> None:
         while self._closers:
