@@ -95,6 +95,7 @@ class Publisher:
         self.connected = False
         self.problem: str | None = "connecting"
         self.started_at = clock()
+        self.drain_s = 2.0
         # owned by the publisher's thread
         self._sent: dict[Key, int] = {}
         self._acked: dict[Key, int] = {}
@@ -155,11 +156,13 @@ class Publisher:
         self._thread.start()
 
     def close(self, timeout: float = 3.0) -> None:
+        """Stops the thread; while connected it first waits (up to ``drain_s``) for the broker to
+        acknowledge what was sent, so a clean stop leaves nothing to send again."""
         with self._cv:
             self._stop = True
             self._cv.notify()
         if self._thread is not None:
-            self._thread.join(timeout)
+            self._thread.join(timeout + self.drain_s)
             self._thread = None
 
     def __enter__(self) -> Publisher:
@@ -279,7 +282,7 @@ class Publisher:
                                   or (self._picture_due and self.connected)
                                   or not self._acks.empty(), timeout=1.0)
                 if self._stop:
-                    return
+                    break
                 wanted, self._wanted = self._wanted, set()
                 resends, self._resends = self._resends, []
                 snapshot = self._snapshot if self._state_due and self.connected else None
@@ -301,6 +304,22 @@ class Publisher:
             if picture or (self._picture_due and self.connected):
                 self._picture_due = False
                 self._publish_picture()
+        self._drain(reader, receipts)
+
+    def _drain(self, reader: StoreReader, receipts: Receipts | None) -> None:
+        """On a clean stop: what the store holds is sent, and its receipts waited for."""
+        with self._cv:
+            wanted, self._wanted = self._wanted, set()
+        for match_id in sorted(wanted):
+            self._publish_new(reader, match_id)
+        deadline = self.clock() + self.drain_s
+        while self.connected and self.clock() < deadline:
+            self._take_acks(receipts)
+            if not self._pending:
+                break
+            with self._cv:
+                self._cv.wait(0.05)
+        self._take_acks(receipts)
 
     def _started(self, reader: StoreReader, match_id: int | None) -> float | None:
         if match_id is None:

@@ -69,6 +69,8 @@ def _cmd_history(args: argparse.Namespace) -> int:
                 print(json.dumps(history.as_json(store), indent=1))
             elif args.players:
                 print(history.players_csv(store), end="")
+            elif args.stats:
+                print(history.stats_csv(store), end="")
             else:
                 print(history.as_csv(store), end="")
     except DeviceError as exc:
@@ -305,6 +307,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return 1 if feed is not None and feed.error else 0
 
 
+def _cmd_club(args: argparse.Namespace) -> int:
+    from device.club.command import club
+
+    return club(args)
+
+
 def _cmd_doctor(args: argparse.Namespace) -> int:
     from device.commands.doctor import report
 
@@ -328,6 +336,8 @@ def build_parser() -> argparse.ArgumentParser:
     what = h.add_mutually_exclusive_group()
     what.add_argument("--json", action="store_true", help="matches and players as JSON")
     what.add_argument("--players", action="store_true", help="the player table as CSV")
+    what.add_argument("--stats", action="store_true", help="each player's counts in each match "
+                      "(20s, fouls, open-board 20s) as CSV")
     h.set_defaults(func=_cmd_history)
 
     o = sub.add_parser("oled", help="replay an event log and draw the OLED scoreboard it ends on")
@@ -371,6 +381,10 @@ def build_parser() -> argparse.ArgumentParser:
     dr.add_argument("--config", default=None,
                     help="the config file (default /etc/crokiscore/config.toml)")
     dr.set_defaults(func=_cmd_doctor)
+
+    from device.club.command import add_parser as add_club
+
+    add_club(sub, _cmd_club)
 
     rn = sub.add_parser("run", help="the daemon (on a Pi, or against the simulator)")
     rn.add_argument("--config", default="/etc/crokiscore/config.toml",
