@@ -61,7 +61,7 @@ def make_client(broker: Broker, client_id: str, clean: bool = True) -> mqtt.Clie
     if broker.tls:
         client.tls_set(ca_certs=broker.ca_file, certfile=broker.cert_file,
                        keyfile=broker.key_file)
-    client.reconnect_delay_set(1, 30)
+    client.reconnect_delay_set(1, 10)
     return client
 
 
@@ -134,13 +134,20 @@ class Publisher:
         """The link in words for the display, or None while all is well."""
         if self.connected:
             return None
-        unsent = self.unsent()
-        tail = f", {unsent} unsent" if unsent else ""
         if self.problem == "connecting":
             return "club: connecting"
         if self.problem == "login refused":
             return "club: login refused"
-        return f"club offline{tail}"
+        return "club offline"
+
+    def describe(self) -> str:
+        """The link in a sentence, for the doctor and the journal."""
+        b = self.settings.broker
+        unsent = self.unsent()
+        held = f"; {unsent} event(s) not yet acknowledged" if unsent else ""
+        if self.connected:
+            return f"publishing to {b.address} as {b.client_id}{held}"
+        return f"not connected to {b.address} ({self.problem}){held}"
 
     def unsent(self) -> int:
         """Events committed and not yet acknowledged by the broker (as far as this thread has

@@ -149,6 +149,15 @@ def _address(where: str, value: Any) -> tuple[str, int | None]:
     return host, int(port)
 
 
+def _listen(where: str, value: Any) -> tuple[str, int | None]:
+    """Where the page is served; port 0 takes any free port (the hub logs which)."""
+    text = _text(where, value)
+    if text.endswith(":0"):
+        host, _ = _address(where, text[:-2] + ":1")
+        return host, 0
+    return _address(where, text)
+
+
 def _bool(where: str, value: Any) -> bool:
     if not isinstance(value, bool):
         raise ConfigError(f"{where} must be true or false, got {shown(value)}")
@@ -238,7 +247,7 @@ def parse_hub(data: Mapping[str, Any], source: str = "<hub config>") -> HubSetti
     t.finish()
     h = _Table("hub", data.get("hub", {}))
     d = HubSettings(broker, club)
-    host, port = h.get("listen", _address, (d.host, d.port))
+    host, port = h.get("listen", _listen, (d.host, d.port))
     cert = h.get("tls_cert", _file)
     key = h.get("tls_key", _file)
     if (cert is None) != (key is None):

@@ -296,7 +296,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
             daemon.begin()
             if args.feed:
                 app = daemon.appliance
-                feed = Feeder(app, daemon.inputs.put, events, already_fed(app))
+                feed = Feeder(app, daemon.inputs.put, events, already_fed(app),
+                              pace_s=args.pace)
                 feed.begin()
                 threading.Thread(target=lambda: (feed.done.wait(), stop.set()),
                                  daemon=True).start()
@@ -391,6 +392,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the config file (default %(default)s)")
     rn.add_argument("--feed", help="take the match's events from this log (the replay format) "
                     "instead of the sensors, resuming after a restart; stop at its end")
+    rn.add_argument("--pace", type=float, default=0.0, metavar="S",
+                    help="with --feed: wait S seconds between events, as a real board would")
     rn.set_defaults(func=_cmd_run)
     sides = ("bottom", "right", "top", "left")
     sc = sub.add_parser("score", help="read the discs in pictures of the board: zones, sides, "

@@ -54,8 +54,12 @@ class Feeder:
     """Puts ``events[start:]`` on the daemon's queue one at a time; sets ``done`` at the end."""
 
     def __init__(self, appliance: Appliance, put: object, events: list[Event], start: int,
-                 timeout_s: float = 30.0) -> None:
+                 timeout_s: float = 30.0, pace_s: float = 0.0) -> None:
+        """``pace_s``: seconds between one event taken and the next put, to replay at the speed
+        of a real board rather than as fast as the daemon takes them."""
         self.appliance = appliance
+        self.pace_s = pace_s
+        self._stop = threading.Event()
         self.put = put
         self.events = events
         self.start = start
@@ -71,6 +75,8 @@ class Feeder:
         app = self.appliance
         try:
             for i, ev in enumerate(self.events[self.start:], start=self.start):
+                if self.pace_s and i > self.start and self._stop.wait(self.pace_s):
+                    break
                 taken, refused = app.committed[SOURCE], app.refusals
                 self.put(Operator(ev, time.monotonic(), SOURCE))  # type: ignore[operator]
                 if not app.wait(lambda t=taken, r=refused: app.committed[SOURCE] > t
@@ -87,3 +93,6 @@ class Feeder:
 
     def join(self, timeout: float = 5.0) -> None:
         self._thread.join(timeout)
+
+    def stop(self) -> None:
+        self._stop.set()
