@@ -102,6 +102,7 @@ class Service:
         self._secret = os.urandom(32)
         self._runner: web.AppRunner | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        self._streams: set[asyncio.Task[Any]] = set()   # the pages following /live
         self.port = settings.port   # the one bound (settings.port 0: any free one)
 
     # --- the broker -------------------------------------------------------------------------
@@ -178,6 +179,8 @@ class Service:
             with contextlib.suppress(asyncio.CancelledError):
                 await t
         self._tasks.clear()
+        for t in list(self._streams):   # a page's stream would hold the shutdown otherwise
+            t.cancel()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -283,6 +286,9 @@ class Service:
                 lost.set()   # a reader this far behind starts again from a fresh hello
 
         self.hub.listeners.append(listener)
+        task = asyncio.current_task()
+        if task is not None:
+            self._streams.add(task)
         try:
             await _send(resp, "hello", {"hub": self.hub_view(), "boards": self.hub.boards_view(),
                                         "results": self.results_view(),
@@ -302,6 +308,7 @@ class Service:
             pass
         finally:
             self.hub.listeners.remove(listener)
+            self._streams.discard(task)  # type: ignore[arg-type]
         return resp
 
     async def _picture(self, request: web.Request) -> web.Response:
