@@ -85,6 +85,11 @@ def examine(config_path: str | Path | None) -> Iterator[Finding]:
         yield _check("sensors", lambda: _sensor_bar(config, table))
         yield _check("disk", lambda: _disk(config))
         yield _check("store", lambda: _store(config))
+        if config.club is not None:  # club hook: the link to the club's broker
+            from device.club.doctor import check as club_check
+
+            club = config.club
+            yield _check("club", lambda: club_check(club, config.store))
     finally:
         if table is not None:
             table.close()

@@ -9,6 +9,7 @@ it again on the same port.
 from __future__ import annotations
 
 import contextlib
+import getpass
 import shutil
 import socket
 import subprocess
@@ -46,6 +47,8 @@ class Mosquitto:
         self.conf = self.folder / "mosquitto.conf"
         self.log = self.folder / "mosquitto.log"
         self.conf.write_text(
+            # started by root (CI), it would become user mosquitto, who cannot read test files
+            f"user {getpass.getuser()}\n"
             f"listener {self.port} 127.0.0.1\n"
             f"allow_anonymous {'true' if anonymous else 'false'}\n"
             "persistence true\n"
