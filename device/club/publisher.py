@@ -303,11 +303,7 @@ class Publisher:
             for match_id in sorted(wanted):
                 self._publish_new(reader, match_id)
             if snapshot is not None:
-                started = self._started(reader, snapshot.match_id)
-                seq = -1 if started is None else self._sent.get((snapshot.match_id, started), -1)
-                self.client.publish(self.topics.of(self.board, "state"),
-                                    dumps(state_json(snapshot, self.board, started, seq)),
-                                    qos=1, retain=True)
+                self._publish_state(reader, snapshot)
             if picture or (self._picture_due and self.connected):
                 self._picture_due = False
                 self._publish_picture()
@@ -317,8 +313,11 @@ class Publisher:
         """On a clean stop: what the store holds is sent, and its receipts waited for."""
         with self._cv:
             wanted, self._wanted = self._wanted, set()
+            snapshot = self._snapshot if self._state_due and self.connected else None
         for match_id in sorted(wanted):
             self._publish_new(reader, match_id)
+        if snapshot is not None:
+            self._publish_state(reader, snapshot)
         deadline = self.clock() + self.drain_s
         while self.connected and self.clock() < deadline:
             self._take_acks(receipts)
@@ -327,6 +326,13 @@ class Publisher:
             with self._cv:
                 self._cv.wait(0.05)
         self._take_acks(receipts)
+
+    def _publish_state(self, reader: StoreReader, snapshot: BoardSnapshot) -> None:
+        started = self._started(reader, snapshot.match_id)
+        seq = -1 if started is None else self._sent.get((snapshot.match_id, started), -1)
+        self.client.publish(self.topics.of(self.board, "state"),
+                            dumps(state_json(snapshot, self.board, started, seq)),
+                            qos=1, retain=True)
 
     def _started(self, reader: StoreReader, match_id: int | None) -> float | None:
         if match_id is None:
