@@ -88,6 +88,7 @@ class Hub:
         self.boards: dict[str, Board] = {}
         self.listeners: list[Listener] = []
         self.counts: Counter[str] = Counter()
+        self.results_version = 0   # goes up whenever a match finishes (or is reopened)
         for name, (state, online) in store.boards().items():
             self.boards[name] = Board(name, state, online,
                                       picture=1 if store.picture(name) else 0)
@@ -265,6 +266,7 @@ class Hub:
     # --- what the page shows --------------------------------------------------------------------
 
     def _changed(self, board: str, results: bool = False) -> None:
+        self.results_version += results
         view = self.board_view(board)
         for listener in list(self.listeners):
             listener("board", view)

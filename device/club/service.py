@@ -38,7 +38,7 @@ from device.club.hub import Hub
 from device.club.hubstore import HubStore
 from device.club.publisher import make_client, refusal
 from device.club.settings import NAME, HubSettings
-from device.club.topics import Topics
+from device.club.topics import MatchKey, Topics
 from device.notify import Notifier
 from rules import PRESETS, RulesError
 from rules.stats import player_stats
@@ -103,6 +103,8 @@ class Service:
         self._runner: web.AppRunner | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._streams: set[asyncio.Task[Any]] = set()   # the pages following /live
+        self._folded: dict[str, tuple[str, Any]] = {}     # uuid -> (its summary, its Match)
+        self._results: tuple[tuple[int, str], dict[str, Any]] | None = None
         self.port = settings.port   # the one bound (settings.port 0: any free one)
 
     # --- the broker -------------------------------------------------------------------------
@@ -262,9 +264,25 @@ class Service:
         return out
 
     def players_view(self, **f: Any) -> list[dict[str, Any]]:
-        records = self.store.records(finished=True, **f)
-        return [p.to_json() for p in player_stats(r.match for r in records
-                                                  if r.match is not None)]
+        """The players' statistics over the finished matches; a match is folded once, and again
+        only if its result changed."""
+        matches = []
+        for u, board, mid, started, *_, summary in self.store.match_rows(finished=True, **f):
+            known = self._folded.get(u)
+            if known is None or known[0] != summary:
+                known = (summary, self.store.fold(MatchKey(board, int(mid), float(started))))
+                self._folded[u] = known
+            if known[1] is not None:
+                matches.append(known[1])
+        return [p.to_json() for p in player_stats(matches)]
+
+    def results_payload(self) -> dict[str, Any]:
+        """What a ``results`` message carries, made once per change for every page."""
+        key = (self.hub.results_version, _today())
+        if self._results is None or self._results[0] != key:
+            self._results = (key, {"results": self.results_view(),
+                                   "players": self.players_view(day=_today())})
+        return self._results[1]
 
     def hub_view(self) -> dict[str, Any]:
         return {"club": self.settings.club, "title": self.settings.title,
@@ -291,8 +309,7 @@ class Service:
             self._streams.add(task)
         try:
             await _send(resp, "hello", {"hub": self.hub_view(), "boards": self.hub.boards_view(),
-                                        "results": self.results_view(),
-                                        "players": self.players_view(day=_today())})
+                                        **self.results_payload()})
             while not lost.is_set():
                 try:
                     kind, data = await asyncio.wait_for(queue.get(), 15)
@@ -301,8 +318,7 @@ class Service:
                     await _send(resp, "hub", self.hub_view())
                     continue
                 if kind == "results":
-                    data = {"results": self.results_view(),
-                            "players": self.players_view(day=_today())}
+                    data = self.results_payload()
                 await _send(resp, kind, data)
         except (ConnectionResetError, asyncio.CancelledError):
             pass

@@ -85,6 +85,10 @@ class HubThread:
             return json.loads(body) if r.headers.get_content_type() == "application/json" \
                 else body.decode()
 
+    def raw(self, path: str) -> bytes:
+        with urllib.request.urlopen(self.url + path, timeout=10) as r:
+            return bytes(r.read())
+
     def call(self, fn: Callable[[], Any]) -> Any:
         """Runs ``fn`` on the hub's loop (where the hub lives) and returns its result."""
         assert self._loop is not None

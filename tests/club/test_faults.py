@@ -150,3 +150,17 @@ def test_malformed_and_foreign_messages_are_logged_and_ignored(
             box.start()
             until(lambda: hub.events() == 80, 30, "a real box's events after the noise")
         assert finished_result(hub, "board-4")["score"] == [4, 4]
+
+
+def test_the_hub_stopped_and_started_again_mid_match(broker: Mosquitto, tmp_path: Path) -> None:
+    settings = hub_settings(tmp_path, broker.address)
+    with FedBox(box_config(tmp_path, broker.address, "board-6"), LOG) as box:
+        with HubThread(settings) as hub:
+            box.start(events=20)
+            until(lambda: hub.events() == 21, 20, "the first events")
+        box.feed_more(50)          # the broker keeps them for the hub's session
+        with HubThread(settings) as hub:
+            box.feed_more()
+            until(lambda: hub.events() == 80, 30, "all 80 events after the hub's restart")
+            assert finished_result(hub, "board-6") == box.app.match.summary()
+            same_events(tmp_path, box, "board-6")
