@@ -186,6 +186,7 @@ class Service:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        self.connected = False
         self.client.disconnect()
         self.client.loop_stop()
         self.store.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,17 @@ def test_the_hubs_file(tmp_path: Path) -> None:
         parse_hub({"club": {"broker": "h:1", "club": "c"}, "web": {}})
     with pytest.raises(ConfigError, match="is not found"):
         load_hub(tmp_path / "missing.toml")
+
+
+def test_crokiscore_club_password_makes_the_hash() -> None:
+    from tests.club.parts import CROKISCORE
+
+    done = subprocess.run([str(CROKISCORE), "club", "password"], input="a long password\n",
+                          capture_output=True, text=True, check=True)
+    made = done.stdout.strip()
+    assert parse_hub({"club": {"broker": "h:1", "club": "c"},
+                      "hub": {"password_hash": made}}).password_hash == made
+    assert matches("a long password", made)
+    short = subprocess.run([str(CROKISCORE), "club", "password"], input="short\n",
+                           capture_output=True, text=True)
+    assert short.returncode == 2 and "at least 8" in short.stderr
