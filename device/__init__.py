@@ -10,6 +10,7 @@ Where things are:
   settle, and the vision reader it calls.
 - ``screen/``: what the OLED shows: the view, its drawing, the menu's page, the text scoreboard.
 - ``commands/``: the ``crokiscore`` command and its tools (doctor, history, the simulated match).
+- ``club/``: the club network: the box's publisher, the club's hub, its page and CMN exports.
 - ``config.py``, ``store.py``, ``errors.py``, ``daemon.py``, ``appliance.py``: the config file,
   the event store, the error tree, and the daemon that wires the parts to the main loop.
 """

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
 
+from device.club.settings import ClubSettings, parse_club
 from device.errors import BadSetting, ConfigError
 from device.hardware.display import OledSettings
 from device.settings import Checked, Spec, build, setting
@@ -232,6 +233,7 @@ class Config:
     board: BoardConfig = field(default_factory=BoardConfig)
     sim: SimConfig = field(default_factory=SimConfig)
     source: str = "<defaults>"
+    club: ClubSettings | None = None   # [club]: the club network, read by device/club/settings
 
 
 TOP = {
@@ -263,10 +265,10 @@ def _section(name: str, data: Mapping[str, Any], **defaults: Any) -> Any:
 def parse(data: Mapping[str, Any], source: str = "<config>") -> Config:
     """Builds a :class:`Config` from a parsed TOML document."""
     d = Config()
-    unknown = sorted(set(data) - set(TOP) - set(SECTIONS))
+    unknown = sorted(set(data) - set(TOP) - set(SECTIONS) - {"club"})
     if unknown:
         raise ConfigError(f"unknown key {', '.join(repr(k) for k in unknown)} in the top level; "
-                          f"the keys there are: {', '.join((*TOP, *SECTIONS))}")
+                          f"the keys there are: {', '.join((*TOP, *SECTIONS, 'club'))}")
     top: dict[str, Any] = {}
     for key, spec in TOP.items():
         try:
@@ -278,7 +280,9 @@ def parse(data: Mapping[str, Any], source: str = "<config>") -> Config:
     camera_kind = {"kind": "sim" if backend == "sim" else "picamera2"}
     sections = {name: _section(name, data, **(camera_kind if name == "camera" else {}))
                 for name in SECTIONS}
-    config = Config(backend, top["store"], top["log_level"], source=source, **sections)
+    club = None if data.get("club") is None else parse_club(data["club"])
+    config = Config(backend, top["store"], top["log_level"], source=source, club=club,
+                    **sections)
     if backend == "pi":
         _check_pins(config)
     return config

@@ -14,11 +14,11 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from contextlib import suppress
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from device.config import Config
-from device.core.effects import Effect
-from device.core.inputs import Fault, Input
+from device.core.effects import Effect, Written
+from device.core.inputs import Assigned, Fault, Input
 from device.core.state import Settings, Timing
 from device.errors import CameraError, DeviceError, SensorError
 from device.hardware import Hardware, open_hardware
@@ -34,6 +34,10 @@ from device.store import EventStore
 from firmware_bridge.link import LinkTiming
 from rules import NewMatch
 from rules.errors import CrokiscoreError
+
+if TYPE_CHECKING:
+    from device.club.publisher import Publisher
+    from device.club.topics import Assignment
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +99,17 @@ class Daemon:
                 self._closers.append(self.watcher.close)
         self.display: Display = hardware.display(config.display)
         self._closers.append(self.display.close)
+        # The club's publisher runs beside the main loop: the loop only tells it, without
+        # waiting, that events reached the store and that the board's state changed.
+        self.club: Publisher | None = None
+        self._club_seen: tuple[object, tuple[str, ...]] = (None, ())
+        listeners = list(listeners)
+        if config.club is not None:
+            from device.club.publisher import Publisher
+
+            self.club = Publisher(config.club, config.store, on_assignment=self._assigned)
+            self._closers.append(self.club.close)
+            listeners.append(self._written)
         self.shell = Shell(settings_of(config, self.watcher is not None),
                            StoreHandle(config.store), screen or OledScreen(self.display),
                            reading=self.watcher, notifier=self.notifier, listeners=listeners,
@@ -102,6 +117,15 @@ class Daemon:
         self._closers.append(self.shell.close)
         for part, message in self._faults:
             self.inputs.put(Fault(part, message, clock()))
+
+    def _assigned(self, assignment: Assignment | None) -> None:
+        """The club set this board's next match (or withdrew it): from the publisher's thread."""
+        self.inputs.put(Assigned(assignment.new_match() if assignment else None, self.clock(),
+                                 assignment.label() if assignment else ""))
+
+    def _written(self, effect: Effect) -> None:
+        if isinstance(effect, Written) and self.club is not None:
+            self.club.committed(effect.match_id)
 
     @property
     def store(self) -> EventStore | None:
@@ -128,6 +152,8 @@ class Daemon:
         """Resumes the match in the store (or starts the configured one), shows it and tells
         systemd the box is ready."""
         self.shell.start()
+        if self.club is not None:
+            self.club.start()
 
     def run(self, stop: threading.Event, tick_s: float = 0.1) -> None:
         """Serves inputs until ``stop`` is set (after :meth:`begin`, which it calls if needed)."""
@@ -140,6 +166,7 @@ class Daemon:
             if ping_every and now - last_ping[0] >= ping_every:
                 self.notifier.ping()
                 last_ping[0] = now
+            self._club_tick(now)
             if self.hole is not None:
                 blocked = self.hole.check(now)
                 if blocked is not None and self.shell.faults.get("hole") != blocked.message:
@@ -149,6 +176,22 @@ class Daemon:
             self.shell.run(self.inputs, stop, tick_s, on_idle=idle)
         finally:
             self.notifier.stopping()
+
+    def _club_tick(self, now: float) -> None:
+        """Tells the publisher the board's state when it changed (a call that only notes and
+        returns), and shows its link in words among the faults."""
+        if self.club is None:
+            return
+        from device.club.snapshot import BoardSnapshot
+
+        shell = self.shell
+        faults = tuple(m for part, m in sorted(shell.faults.items()) if part != "club")
+        if shell.match is not self._club_seen[0] or faults != self._club_seen[1]:
+            self.club.state(BoardSnapshot(shell.match_id, shell.match, faults))
+            self._club_seen = (shell.match, faults)
+        status = self.club.status()
+        if status != shell.faults.get("club"):
+            self.inputs.put(Fault("club", status, now))
 
     def close(self) -> None:
         while self._closers:

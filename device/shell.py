@@ -191,6 +191,11 @@ class Shell:
         return self.state.menu
 
     @property
+    def assigned(self) -> NewMatch | None:
+        """The club's next match for this board, if the organiser set one."""
+        return self.state.assigned
+
+    @property
     def waiting(self) -> int:
         """Records the store has still to take (while it cannot write)."""
         return len(self.state.ledger.queue)

@@ -70,6 +70,8 @@ def _cmd_history(args: argparse.Namespace) -> int:
                 print(json.dumps(history.as_json(store), indent=1))
             elif args.players:
                 print(history.players_csv(store), end="")
+            elif args.stats:
+                print(history.stats_csv(store), end="")
             else:
                 print(history.as_csv(store), end="")
     except DeviceError as exc:
@@ -322,7 +324,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
             daemon.begin()
             if args.feed:
                 app = daemon.shell
-                feed = Feeder(app, daemon.inputs.put, events, already_fed(app))
+                feed = Feeder(app, daemon.inputs.put, events, already_fed(app),
+                              pace_s=args.pace)
                 feed.begin()
                 threading.Thread(target=lambda: (feed.done.wait(), stop.set()),
                                  daemon=True).start()
@@ -331,6 +334,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
         logging.getLogger("crokiscore").error("%s", exc)
         return 1
     return 1 if feed is not None and feed.error else 0
+
+
+def _cmd_club(args: argparse.Namespace) -> int:
+    from device.club.command import club
+
+    return club(args)
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:
@@ -356,6 +365,8 @@ def build_parser() -> argparse.ArgumentParser:
     what = h.add_mutually_exclusive_group()
     what.add_argument("--json", action="store_true", help="matches and players as JSON")
     what.add_argument("--players", action="store_true", help="the player table as CSV")
+    what.add_argument("--stats", action="store_true", help="each player's counts in each match "
+                      "(20s, fouls, open-board 20s) as CSV")
     h.set_defaults(func=_cmd_history)
 
     o = sub.add_parser("oled", help="replay an event log and draw the OLED scoreboard it ends on")
@@ -404,11 +415,17 @@ def build_parser() -> argparse.ArgumentParser:
                     "rebuild it with every event that can still be read (stop the service first)")
     dr.set_defaults(func=_cmd_doctor)
 
+    from device.club.command import add_parser as add_club
+
+    add_club(sub, _cmd_club)
+
     rn = sub.add_parser("run", help="the daemon (on a Pi, or against the simulator)")
     rn.add_argument("--config", default="/etc/crokiscore/config.toml",
                     help="the config file (default %(default)s)")
     rn.add_argument("--feed", help="take the match's events from this log (the replay format) "
                     "instead of the sensors, resuming after a restart; stop at its end")
+    rn.add_argument("--pace", type=float, default=0.0, metavar="S",
+                    help="with --feed: wait S seconds between events, as a real board would")
     rn.set_defaults(func=_cmd_run)
     sides = ("bottom", "right", "top", "left")
     sc = sub.add_parser("score", help="read the discs in pictures of the board: zones, sides, "

@@ -79,6 +79,11 @@ def examine(config_path: str | Path | None) -> Iterator[Finding]:
         yield _check("sensors", lambda: _sensor_bar(config, hardware))
         yield _check("disk", lambda: _disk(config))
         yield _check("store", lambda: _store(config))
+        if config.club is not None:
+            from device.club.doctor import check as club_check
+
+            club = config.club
+            yield _check("club", lambda: club_check(club, config.store))
 
 
 def _gpio(config: Config, hardware: Hardware) -> str:

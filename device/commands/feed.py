@@ -66,8 +66,12 @@ class Feeder:
     """Puts ``events[start:]`` on the daemon's queue one at a time; sets ``done`` at the end."""
 
     def __init__(self, shell: Shell, put: object, events: list[Event], start: int,
-                 timeout_s: float = 30.0) -> None:
+                 timeout_s: float = 30.0, pace_s: float = 0.0) -> None:
+        """``pace_s``: seconds between one event taken and the next put, to replay at the speed
+        of a real board rather than as fast as the daemon takes them."""
         self.shell = shell
+        self.pace_s = pace_s
+        self._stop = threading.Event()
         self.put = put
         self.events = events
         self.start = start
@@ -83,6 +87,8 @@ class Feeder:
         app = self.shell
         try:
             for i, ev in enumerate(self.events[self.start:], start=self.start):
+                if self.pace_s and i > self.start and self._stop.wait(self.pace_s):
+                    break
                 taken, refused = app.taken[SOURCE], app.refusals
                 self.put(Operator(ev, time.monotonic(), SOURCE))  # type: ignore[operator]
                 if not app.wait(lambda t=taken, r=refused: app.taken[SOURCE] > t
@@ -99,3 +105,6 @@ class Feeder:
 
     def join(self, timeout: float = 5.0) -> None:
         self._thread.join(timeout)
+
+    def stop(self) -> None:
+        self._stop.set()

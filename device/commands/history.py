@@ -10,7 +10,7 @@ from typing import Any, assert_never
 
 from device.store import EventStore, StoredMatch
 from rules import DartsSummary, Match, RoundsSummary, RulesError, Summary, fold
-from rules.stats import player_stats
+from rules.stats import match_stats, player_stats
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,8 @@ def as_json(store: EventStore) -> dict[str, Any]:
     done = matches(store)
     return {
         "matches": [{"id": r.id, "started": _when(r.started), "finished": _when(r.finished),
-                     **m.summary().to_json()} for r, m in done],
+                     **m.summary().to_json(), "stats": [s.to_json() for s in match_stats(m)]}
+                    for r, m in done],
         "players": [s.to_json() for s in player_stats(m for _, m in done)],
     }
 
@@ -74,8 +75,26 @@ def players_csv(store: EventStore) -> str:
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(("name", "matches", "wins", "draws", "rounds", "points", "points_per_round",
-                "twenties"))
+                "twenties", "fouls", "open_attempts", "open_twenties", "open_rate"))
     for s in player_stats(m for _, m in matches(store)):
         w.writerow((s.name, s.matches, s.wins, s.draws, s.rounds, s.points,
-                    f"{s.points_per_round:.2f}", s.twenties))
+                    f"{s.points_per_round:.2f}", s.twenties, s.fouls, s.open_attempts,
+                    s.open_twenties, f"{s.open_rate:.3f}"))
+    return buf.getvalue()
+
+
+STATS_FIELDS = ("match", "started", "rules", "player", "seat", "side", "rounds", "points",
+                "round_totals", "twenties", "fouls", "open_attempts", "open_twenties")
+
+
+def stats_csv(store: EventStore) -> str:
+    """Each player of each finished match: the counts a club used to keep by hand."""
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(STATS_FIELDS)
+    for r, m in matches(store):
+        for s in match_stats(m):
+            w.writerow((r.id, _when(r.started), m.rules.name, s.name, s.seat, s.team,
+                        len(s.totals), s.points, " ".join(str(t) for t in s.totals),
+                        s.twenties, s.fouls, s.open_attempts, s.open_twenties))
     return buf.getvalue()

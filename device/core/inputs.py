@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules import Disc, Event
+from rules import Disc, Event, NewMatch
 
 
 @dataclass(frozen=True)
@@ -74,13 +74,24 @@ class Operator:
 
 
 @dataclass(frozen=True)
+class Assigned:
+    """The club's organiser set this board's next match (None: withdrew it). The box shows it,
+    and starts it when the operator presses ok on the finished match."""
+
+    match: NewMatch | None
+    at: float
+    label: str = ""
+
+
+@dataclass(frozen=True)
 class Tick:
     """Time passes: flashes expire, retries are due."""
 
     at: float
 
 
-Input = TouchChanged | HoleDrop | ButtonPressed | BoardRead | BoardFailed | Fault | Operator | Tick
+Input = (TouchChanged | HoleDrop | ButtonPressed | BoardRead | BoardFailed | Fault | Operator
+         | Assigned | Tick)
 
 
 def describe(inp: Input) -> dict[str, Any]:

@@ -37,6 +37,7 @@ from device.core.effects import (
     Written,
 )
 from device.core.inputs import (
+    Assigned,
     BoardFailed,
     BoardRead,
     ButtonPressed,
@@ -124,6 +125,10 @@ def step(settings: Settings, state: BoxState, inp: Input, now: float, wall: floa
     effects: list[Effect] = []
     if isinstance(inp, Fault):
         state = _fault(state, inp.part, inp.message)
+    elif isinstance(inp, Assigned):
+        state = replace(state, assigned=inp.match)
+        if inp.match is not None:
+            state = _say(settings, state, f"next: {inp.label}", now)
     elif isinstance(inp, BoardFailed):
         if inp.token == state.request.token:
             state = _fault(state, "camera", f"camera: {inp.reason}")
@@ -179,6 +184,11 @@ def _button(settings: Settings, state: BoxState, inp: ButtonPressed, now: float
     """Buttons drive the menu; what it decides is carried out here."""
     if inp.button not in ("menu", "ok", "back"):
         return state, [], []
+    nxt = state.assigned
+    if (nxt is not None and inp.button == "ok" and not inp.held and not state.menu.open
+            and (state.match is None or state.match.finished)):
+        # the club's next match: ok on the finished scoreboard starts it
+        return replace(state, assigned=None), [(nxt, {"source": "club"})], []
     menu = Menu(settings.player_sets or (settings.default_match.players,))
     screen, action = menu.press(state.menu, inp.button,  # type: ignore[arg-type]
                                 inp.held, state.match, inp.at,

@@ -92,6 +92,8 @@ class BoxState:
     message: tuple[str, float] | None = None
     menu: MenuState = CLOSED
     notified: str | None = None
+    assigned: NewMatch | None = None
+    """The club's next match for this board, started by ok once the match in play is over."""
 
     def fault(self, part: str) -> str | None:
         return dict(self.faults).get(part)
