@@ -89,13 +89,15 @@ class StoreHandle:
         store that cannot be opened for writing is still read, if it can be, to resume."""
         try:
             store = self.open()
+            verdict = store.quick_check()
             match_id = store.unfinished()
-            if match_id is None:
-                return None, None
-            got = store.recover(match_id)
-            trouble = None if got.problem is None else StoreDamaged(
-                f"the event store {self.path}: match {match_id} {got.problem}")
-            return got, trouble
+            got = store.recover(match_id) if match_id is not None else None
+            if verdict != "ok":
+                return got, StoreDamaged(f"the event store {self.path} is damaged ({verdict})")
+            if got is not None and got.problem is not None:
+                return got, StoreDamaged(f"the event store {self.path}: match {match_id} "
+                                         f"{got.problem}")
+            return got, None
         except StoreError as exc:
             trouble = exc
         self.close()

@@ -157,6 +157,10 @@ def explain(exc: sqlite3.Error | OSError, path: str) -> StoreError:
                "and replace the card" if _read_only_fs(folder) else
                "the file or its folder is not writable: give both to the crokiscore user")
         return StoreReadOnly(f"the event store {path} cannot write ({text}): {why}")
+    if name == "SQLITE_ERROR" and not isinstance(exc, OSError):
+        # Our statements are fixed: one that fails on its own terms means a store whose tables
+        # are no longer the ones it was made with (a spoilt schema page).
+        name = "SQLITE_CORRUPT"
     if name in ("SQLITE_CORRUPT", "SQLITE_NOTADB") or name.startswith("SQLITE_CORRUPT"):
         return StoreDamaged(f"the event store {path} is damaged ({text}): move it aside with the "
                             "menu's 'Repair store' or 'crokiscore doctor --repair' (what can be "
@@ -496,6 +500,15 @@ class EventStore:
         rows = self._read("SELECT body, reason FROM rejected WHERE ? IS NULL OR match_id = ? "
                           "ORDER BY id", (match_id, match_id))
         return [(json.loads(b), r) for b, r in rows]
+
+    def quick_check(self) -> str:
+        """SQLite's quick check of the file's structure ('ok' or the problems): cheap enough for
+        every start, so a spoilt page is found before the box writes beside it."""
+        try:
+            rows = self._db.execute("PRAGMA quick_check").fetchall()
+        except sqlite3.Error as exc:
+            return str(exc)
+        return "; ".join(str(r[0]) for r in rows)
 
     def integrity(self) -> str:
         """SQLite's own check and every event's checksum: 'ok' or the problems found."""

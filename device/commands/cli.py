@@ -65,7 +65,8 @@ def _cmd_history(args: argparse.Namespace) -> int:
 
     try:
         path = args.store or load(args.config).store
-        with EventStore(path) as store:
+        # a command that only reads opens the store read-only: it never makes or changes one
+        with EventStore(path, read_only=True) as store:
             if args.json:
                 print(json.dumps(history.as_json(store), indent=1))
             elif args.players:
@@ -232,10 +233,22 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     try:
         config = load(args.config) if args.config else parse({"backend": "sim"}, "<sim defaults>")
         options = json.loads(args.options) if args.options else None
-    except (ConfigError, json.JSONDecodeError) as exc:
+    except ConfigError as exc:
         print(f"crokiscore sim: {exc}", file=sys.stderr)
         return 2
+    except (ValueError, RecursionError) as exc:
+        print(f"crokiscore sim: --options is not JSON ({exc}); give an object such as "
+              "'{\"legs\": 1, \"sets\": 1}'", file=sys.stderr)
+        return 2
+    if options is not None and not isinstance(options, dict):
+        print(f"crokiscore sim: --options must be a JSON object of the rule set's options, such "
+              f"as '{{\"legs\": 1}}', not {args.options[:40]!r}", file=sys.stderr)
+        return 2
     record = Path(args.record) if args.record else None
+    if record is not None and (record / "events.db").exists():
+        print(f"crokiscore sim: {record} already holds a recorded match (events.db): give a new "
+              "folder, or remove that one first", file=sys.stderr)
+        return 2
     workdir = record or Path(tempfile.mkdtemp(prefix="crokiscore-sim-"))
     frames: list[Image.Image] = []
 
