@@ -2,7 +2,8 @@
 
 * Latency, in process, on the simulated table with a real luma.oled SSD1306 driver writing to the
   table's I2C bus: from the 20-hole beam clearing (a drop is accepted on that edge) and from the
-  sensor bar's Pico writing a touch frame, to the new frame handed to the panel.
+  sensor bar's Pico writing a touch frame, to the new frame handed to the panel; without a club,
+  then publishing every event to a real Mosquitto broker on this machine ([club]).
 * Memory: the resident set of a ``crokiscore run`` process (peak, from /proc) after it has
   consumed a whole match, and of the in-process daemon after the latency runs.
 * Start-up: from launching ``crokiscore run`` to its first OLED frame.
@@ -36,7 +37,8 @@ from pathlib import Path
 
 from device.config import parse
 from device.daemon import Daemon
-from device.screen import OledScreen
+from device.hardware.sim import SimHardware
+from device.screen.screen import OledScreen
 from firmware_bridge.codec import decode_all
 from firmware_bridge.messages import TouchChange
 from hw_sim.scripted import play
@@ -64,11 +66,12 @@ def rss_kb(pid: int | str = "self") -> tuple[int, int]:
     return get("VmRSS"), get("VmHWM")
 
 
-def latency(shots: int) -> None:
+def latency(shots: int, club: str | None = None) -> dict[str, tuple[float, float]]:
     tmp = Path(tempfile.mkdtemp())
+    more = {"club": {"broker": club, "club": "bench", "board": "board-1"}} if club else {}
     cfg = parse({"backend": "sim", "store": str(tmp / "e.db"),
                  "match": {"rules": "casual-100", "options": {"target": 10_000}},
-                 "camera": {"kind": "none"}, "display": {"driver": "ssd1306"}})
+                 "camera": {"kind": "none"}, "display": {"driver": "ssd1306"}, **more})
     taps: list[float] = []
     table = SimTable(seed=1)
 
@@ -77,13 +80,13 @@ def latency(shots: int) -> None:
             taps.append(t)
 
     table.pico.port.tap = tap
-    daemon = Daemon(cfg, table=table)
+    daemon = Daemon(cfg, hardware=SimHardware(cfg, table))
     screen = TimedScreen(daemon.display)
-    daemon.screen = daemon.appliance.screen = screen
+    daemon.screen = daemon.shell.screen = screen
     stop = threading.Event()
     loop = threading.Thread(target=daemon.run, args=(stop,))
     loop.start()
-    app = daemon.appliance
+    app = daemon.shell
     app.wait(lambda: app.match is not None and daemon.bar.link.connected, 10)
     hole_ms: list[float] = []
     touch_ms: list[float] = []
@@ -92,12 +95,11 @@ def latency(shots: int) -> None:
     for i in range(shots):
         exp = app.match.expect()
         if exp.what != "shot":  # a round is full: read it by hand and go on
-            from device.inputs import Operator
+            from device.core.inputs import Operator
             from rules import Correction
             d = app.match.depth
-            totals = app.match.summary()["rounds"][-1]["totals"]   # the 20s, an empty board
-            daemon.inputs.put(Operator(Correction(totals=(totals[0], totals[1])),
-                                       time.monotonic()))
+            totals = app.match.latest_value()   # the 20s, an empty board
+            daemon.inputs.put(Operator(Correction(totals=totals), time.monotonic()))
             app.wait(lambda d=d: app.match.depth > d, 10)
             exp = app.match.expect()
         q = app.match.rules.quadrant_of(exp.seat)
@@ -123,10 +125,13 @@ def latency(shots: int) -> None:
             t_frame = next(t for t, depth in screen.shown if depth > d)
             hole_ms.append((t_frame - t_edge) * 1000)
     rss, hwm = rss_kb()
+    published = daemon.club.acknowledged if daemon.club is not None else None
     stop.set()
     loop.join(10)
     daemon.close()
     table.close()
+    print("without a club" if club is None else
+          f"publishing to the club's broker {club} ({published} events acknowledged)")
     print(f"{'edge -> frame shown':<34} {'n':>5} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
     for name, xs in (("20-hole beam clears", hole_ms), ("Pico writes a touch frame", touch_ms),
                      ("touch sensor released (debounce)", touch_sensor_ms)):
@@ -134,6 +139,25 @@ def latency(shots: int) -> None:
               f"{max(xs):>8.2f}")
     print(f"in-process daemon with the simulator: RSS {rss / 1024:.0f} MB (peak {hwm / 1024:.0f}"
           " MB)")
+    return {name: (statistics.median(xs), pct(xs, 99)) for name, xs in (
+        ("beam", hole_ms), ("touch frame", touch_ms), ("touch sensor", touch_sensor_ms))}
+
+
+def club_latency(shots: int, pairs: int) -> None:
+    """Without and with publishing, alternately (the machine's load drifts), then the medians."""
+    sys.path.insert(1, str(Path(__file__).resolve().parents[1]))
+    from tests.club.mosquitto import Mosquitto
+
+    runs: dict[bool, list[dict[str, tuple[float, float]]]] = {False: [], True: []}
+    with Mosquitto() as broker:
+        for _ in range(pairs):
+            runs[False].append(latency(shots))
+            runs[True].append(latency(shots, broker.address))
+    print(f"median over {pairs} runs each   p50 off   p50 on   p99 off   p99 on  (ms)")
+    for name in runs[False][0]:
+        med = [statistics.median(r[name][i] for r in runs[on]) for i in (0, 1)
+               for on in (False, True)]
+        print(f"{name:<28} {med[0]:>8.2f} {med[1]:>8.2f} {med[2]:>9.2f} {med[3]:>8.2f}")
 
 
 def subprocess_figures() -> None:
@@ -226,11 +250,11 @@ def vision_child(config_path: str, rounds: int) -> None:
     """The daemon, driven like a club's match: shots until a round is full, the camera reads
     the board, the operator confirms a CHECK or scores a refused reading by hand."""
     from device.config import load
-    from device.inputs import Operator
+    from device.core.inputs import Operator
     from rules import Confirm, Correction, Shot
 
     daemon = Daemon(load(config_path))
-    app = daemon.appliance
+    app = daemon.shell
     stop = threading.Event()
     loop = threading.Thread(target=daemon.run, args=(stop,))
     loop.start()
@@ -245,16 +269,16 @@ def vision_child(config_path: str, rounds: int) -> None:
             d = m.depth
             if exp.what == "shot":
                 shot_at = time.monotonic()
-                n = app.committed["camera"]
+                n = app.taken["camera"]
                 daemon.inputs.put(Operator(Shot(exp.seat), shot_at, "bench"))
             elif exp.what == "confirm":
                 daemon.inputs.put(Operator(Confirm(), time.monotonic(), "bench"))
             elif exp.what == "board":
-                if not app.wait(lambda n=n: app.committed["camera"] > n
+                if not app.wait(lambda n=n: app.taken["camera"] > n
                                 or "camera" in app.faults, 120):
                     raise SystemExit("the camera did not read the board in 120 s")
                 read_s.append(time.monotonic() - shot_at)
-                if app.committed["camera"] == n:  # refused or failed: scored by hand
+                if app.taken["camera"] == n:  # refused or failed: scored by hand
                     by_hand += 1
                     daemon.inputs.put(Operator(Correction(totals=(0, 0)), time.monotonic(),
                                                "bench"))
@@ -280,11 +304,17 @@ def main() -> None:
     p.add_argument("--rounds", type=int, default=4,
                    help="rounds the camera reads in the memory-with-vision run")
     p.add_argument("--vision-child", metavar="CONFIG", help=argparse.SUPPRESS)
+    p.add_argument("--latency-only", action="store_true",
+                   help="only the edge-to-frame figures, without and with a club")
+    p.add_argument("--pairs", type=int, default=3,
+                   help="runs without and with a club, alternately (default %(default)s)")
     args = p.parse_args()
     if args.vision_child:
         vision_child(args.vision_child, args.rounds)
         return
-    latency(args.shots)
+    club_latency(args.shots, args.pairs)
+    if args.latency_only:
+        return
     subprocess_figures()
     vision_figures(args.rounds)
 

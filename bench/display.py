@@ -20,10 +20,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from device.display import DummyDisplay
-from device.render import render
-from device.terminal import to_text
-from device.view import Status, build
+from device.hardware.display import DummyDisplay
+from device.screen.draw import render
+from device.screen.terminal import to_text
+from device.screen.view import Status, build
 from hw_sim.scripted import play
 from rules import PRESETS, Match, fold
 

@@ -1,21 +1,27 @@
 """The appliance's configuration: one TOML file, read once, typed and validated.
 
-Every key is read through a getter that knows its type and range, so a mistake is refused at start
-with the section, the key and what would be accepted, instead of surfacing mid-match as a strange
-behaviour. Unknown keys are refused too (a misspelt key would otherwise be silently ignored), and
-GPIO pins are checked for clashes across sections.
+Each section is a component's own settings class (:mod:`device.settings`), made by keyword from the
+section's keys: every value is checked by the one declaration of its field, so a mistake is refused
+at start with the section, the key and what would be accepted, instead of surfacing mid-match as a
+strange behaviour (or passing here only to be refused by the part at start). Unknown keys are
+refused too (a misspelt key would otherwise be silently ignored), and GPIO pins are checked for
+clashes across sections.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
 
-from device.errors import ConfigError
+from device.club.settings import ClubSettings, parse_club
+from device.errors import BadSetting, ConfigError
+from device.hardware.display import OledSettings
+from device.settings import Checked, Spec, build, setting
 from rules.errors import shown
 
 log = logging.getLogger(__name__)
@@ -24,100 +30,192 @@ DEFAULT_PATH = Path("/etc/crokiscore/config.toml")
 Backend = Literal["pi", "sim"]
 I2C_PINS = (2, 3)
 SPI0_PINS = (8, 9, 10, 11)
+PIN = {"low": 0, "high": 27}
 
 
 @dataclass(frozen=True)
-class MatchConfig:
+class MatchConfig(Checked):
     """What a new match starts with when nobody picks anything on the buttons."""
 
-    rules: str = "tournament-singles"
-    players: tuple[str, ...] = ("Home", "Away")
+    rules: str = setting("tournament-singles", str)
+    players: tuple[str, ...] = setting(("Home", "Away"), tuple, item=str)
     options: tuple[tuple[str, Any], ...] = ()
     player_sets: tuple[tuple[str, ...], ...] = ()
 
+    def _check(self) -> None:
+        options: Any = self.options
+        if isinstance(options, Mapping):
+            object.__setattr__(self, "options", tuple(sorted(options.items())))
+        elif not (isinstance(options, tuple) and all(
+                isinstance(p, tuple) and len(p) == 2 for p in options)):
+            raise BadSetting(f"options must be a table, got {shown(options)}", "options")
+        sets: Any = self.player_sets
+        if not (isinstance(sets, list | tuple) and all(
+                isinstance(p, list | tuple) and p and all(
+                    isinstance(n, str) and n.strip() for n in p) for p in sets)):
+            raise BadSetting("player_sets must be a list of name lists, e.g. "
+                             "[[\"Ann\", \"Bob\"], [\"Red\", \"Blue\", \"Rose\", \"Navy\"]], "
+                             f"got {shown(sets)}", "player_sets")
+        object.__setattr__(self, "player_sets",
+                           tuple(tuple(n.strip() for n in p) for p in sets))
+        from rules import NewMatch, RulesError
+        from rules.match import Match
+
+        try:
+            Match.start(NewMatch(self.rules, self.players, self.options))
+        except RulesError as exc:
+            raise BadSetting(str(exc), "rules") from None
+
 
 @dataclass(frozen=True)
-class HoleConfig:
+class HoleConfig(Checked):
     """The 20-hole break-beam. Pulse limits reject electrical glitches (too short) and a beam
     blocked by something other than a falling disc (too long)."""
 
-    pin: int = 17
-    pull_up: bool = True
-    min_pulse_ms: float = 0.5
-    max_pulse_ms: float = 200.0
-    refractory_ms: float = 40.0
+    pin: int = setting(17, int, **PIN)
+    pull_up: bool = setting(True, bool)
+    min_pulse_ms: float = setting(0.5, float, low=0.0, high=50.0)
+    max_pulse_ms: float = setting(200.0, float, low=1.0, high=5000.0)
+    refractory_ms: float = setting(40.0, float, low=0.0, high=1000.0)
+
+    def _check(self) -> None:
+        if self.min_pulse_ms >= self.max_pulse_ms:
+            raise BadSetting(f"min_pulse_ms ({self.min_pulse_ms}) must be below max_pulse_ms "
+                             f"({self.max_pulse_ms})", "min_pulse_ms")
 
 
 @dataclass(frozen=True)
-class TouchConfig:
+class TouchConfig(Checked):
     """The sensor bar's Pico on USB serial. ``channels[q]`` is the sensor channel wired to board
     quadrant q (0 is seat 0's quadrant, then clockwise)."""
 
-    port: str = "/dev/serial/by-id/usb-crokiscore_sensor_bar-if00"
-    baudrate: int = 115200
-    heartbeat_timeout_s: float = 3.0
-    channels: tuple[int, int, int, int] = (0, 1, 2, 3)
-    thresholds: tuple[int, int] | None = None
+    port: str = setting("/dev/serial/by-id/usb-crokiscore_sensor_bar-if00", str)
+    baudrate: int = setting(115200, int, low=1200, high=4_000_000)
+    heartbeat_timeout_s: float = setting(3.0, float, low=0.1, high=60.0)
+    channels: tuple[int, int, int, int] = setting((0, 1, 2, 3), tuple, item=int, length=4,
+                                                  low=0, high=11)
+    thresholds: tuple[int, int] | None = setting(None, tuple, item=int, length=2, low=1,
+                                                 high=255, optional=True)
+
+    def _check(self) -> None:
+        if len(set(self.channels)) != 4:
+            raise BadSetting(f"channels must name four different sensor channels, "
+                             f"got {list(self.channels)}", "channels")
+        if self.thresholds is not None and self.thresholds[1] >= self.thresholds[0]:
+            raise BadSetting(f"thresholds are [touch, release] with release below touch (the "
+                             f"MPR121 needs hysteresis), got {list(self.thresholds)}",
+                             "thresholds")
 
 
 @dataclass(frozen=True)
-class ButtonsConfig:
-    menu: int | None = 5
-    ok: int | None = 6
-    back: int | None = 13
-    hold_s: float = 1.0
-    bounce_s: float = 0.03
+class ButtonsConfig(Checked):
+    menu: int | None = setting(5, int, optional=True, **PIN)
+    ok: int | None = setting(6, int, optional=True, **PIN)
+    back: int | None = setting(13, int, optional=True, **PIN)
+    hold_s: float = setting(1.0, float, low=0.2, high=10.0)
+    bounce_s: float = setting(0.03, float, low=0.0, high=1.0)
+
+    def pins(self) -> dict[str, int | None]:
+        return {"menu": self.menu, "ok": self.ok, "back": self.back}
 
 
 @dataclass(frozen=True)
-class CameraConfig:
+class CameraConfig(Checked):
     """The overhead camera, held in a still configuration with everything fixed so frames of the
-    same board look the same (settle detection and vision both rely on that)."""
+    same board look the same (settle detection and vision both rely on that). ``kind`` is
+    ``picamera2`` (the Pi's camera module), ``sim`` (the simulator's table), ``folder`` (pictures
+    in a folder, in name order) or ``none`` (rounds are scored on the buttons)."""
 
-    kind: Literal["picamera2", "sim", "folder", "none"] = "picamera2"
-    width: int = 2028
-    height: int = 1520
-    exposure_us: int = 8000
-    analogue_gain: float = 1.0
-    colour_gains: tuple[float, float] = (1.8, 1.6)
-    lens_position: float | None = 1.0
-    folder: str | None = None
-    calibration: str | None = None
-    pictures: str | None = None
-    settle_frames: int = 3
-    settle_interval_s: float = 0.3
-    settle_threshold: float = 2.0
-    settle_timeout_s: float = 15.0
-    timeout_s: float = 30.0
+    kind: str = setting("picamera2", str, choices=("picamera2", "sim", "folder", "none"))
+    width: int = setting(2028, int, low=64, high=9152)
+    height: int = setting(1520, int, low=48, high=6944)
+    exposure_us: int = setting(8000, int, low=10, high=2_000_000)
+    analogue_gain: float = setting(1.0, float, low=1.0, high=64.0)
+    colour_gains: tuple[float, float] = setting((1.8, 1.6), tuple, item=float, length=2,
+                                                low=0.1, high=16.0)
+    lens_position: float | None = setting(1.0, float, low=0.0, high=32.0, optional=True)
+    folder: str | None = setting(None, str, optional=True)
+    calibration: str | None = setting(None, str, optional=True)
+    pictures: str | None = setting(None, str, optional=True)
+    settle_frames: int = setting(3, int, low=1, high=100)
+    settle_interval_s: float = setting(0.3, float, low=0.01, high=10.0)
+    settle_threshold: float = setting(2.0, float, low=0.0, high=255.0)
+    settle_timeout_s: float = setting(15.0, float, low=0.1, high=600.0)
+    timeout_s: float = setting(30.0, float, low=0.1, high=3600.0)
+
+    def _check(self) -> None:
+        if self.kind == "folder" and not self.folder:
+            raise BadSetting("kind = \"folder\" needs folder = \"/path/to/frames\"", "folder")
 
 
-@dataclass(frozen=True)
-class DisplayConfig:
-    driver: Literal["ssd1306", "sh1106", "ssd1309", "ssd1322", "dummy"] = "ssd1306"
-    interface: Literal["i2c", "spi"] = "i2c"
-    port: int = 1
-    address: int = 0x3C
-    spi_device: int = 0
-    dc_pin: int = 24
-    reset_pin: int = 25
-    width: int = 128
-    height: int = 64
-    rotate: int = 0
-    contrast: int = 255
+RGB = tuple[int, int, int]
 
 
 @dataclass(frozen=True)
-class VisionConfig:
+class VisionConfig(Checked):
     """``team_colours`` names the two disc colours (RGB) when a club's discs are not simply a dark
     and a light set; team 0 is the first."""
 
-    team_colours: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None
+    team_colours: tuple[RGB, RGB] | None = None
+
+    def _check(self) -> None:
+        colours: Any = self.team_colours
+        if colours is None:
+            return
+        ok = (isinstance(colours, list | tuple) and len(colours) == 2 and all(
+            isinstance(c3, list | tuple) and len(c3) == 3 and all(
+                isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 255 for x in c3)
+            for c3 in colours))
+        if not ok:
+            raise BadSetting("team_colours must be two [r, g, b] colours (0-255), team 0 first, "
+                             f"e.g. [[40, 30, 25], [230, 220, 190]], got {shown(colours)}",
+                             "team_colours")
+        object.__setattr__(self, "team_colours", (tuple(colours[0]), tuple(colours[1])))
+
+
+_MM = {"low": 1.0, "high": 2000.0, "optional": True}
 
 
 @dataclass(frozen=True)
-class SimConfig:
-    seed: int = 1
-    skill: float = 0.7
+class BoardConfig(Checked):
+    """The club's own board, for an installer who wants to state it rather than have vision
+    measure it (mm; radii to the middle of each painted line). Keys left out take the
+    tournament board's value; a section left out entirely means "measure it"."""
+
+    fifteen_radius: float | None = setting(None, float, **_MM)
+    ten_radius: float | None = setting(None, float, **_MM)
+    outer_radius: float | None = setting(None, float, **_MM)
+    hole_diameter: float | None = setting(None, float, **_MM)
+    surface_radius: float | None = setting(None, float, **_MM)
+    ditch_radius: float | None = setting(None, float, **_MM)
+    line_width: float | None = setting(None, float, low=0.1, high=20.0, optional=True)
+    disc_diameter: float | None = setting(None, float, low=10.0, high=80.0, optional=True)
+    disc_thickness: float | None = setting(None, float, low=1.0, high=40.0, optional=True)
+
+    def _check(self) -> None:
+        self.board()
+
+    def stated(self) -> dict[str, float]:
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if getattr(self, f.name) is not None}
+
+    def board(self) -> Any:
+        """The stated board (rules.board.Board), or None when nothing was stated."""
+        from rules.board import Board
+
+        given = self.stated()
+        if not given:
+            return None
+        try:
+            return Board(**given)
+        except ValueError as exc:
+            raise BadSetting(str(exc), next(iter(given))) from None
+
+
+@dataclass(frozen=True)
+class SimConfig(Checked):
+    seed: int = setting(1, int, low=0, high=2**31 - 1)
+    skill: float = setting(0.7, float, low=0.0, high=1.0)
 
 
 @dataclass(frozen=True)
@@ -130,228 +228,64 @@ class Config:
     touch: TouchConfig = field(default_factory=TouchConfig)
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     camera: CameraConfig = field(default_factory=CameraConfig)
-    display: DisplayConfig = field(default_factory=DisplayConfig)
+    display: OledSettings = field(default_factory=OledSettings)
     vision: VisionConfig = field(default_factory=VisionConfig)
+    board: BoardConfig = field(default_factory=BoardConfig)
     sim: SimConfig = field(default_factory=SimConfig)
     source: str = "<defaults>"
+    club: ClubSettings | None = None   # [club]: the club network, read by device/club/settings
 
 
-class _Section:
-    """Reads one table's keys with their types and ranges, then refuses what was not read."""
+TOP = {
+    "backend": Spec(str, choices=("pi", "sim")),
+    "store": Spec(str),
+    "log_level": Spec(str, choices=("DEBUG", "INFO", "WARNING", "ERROR")),
+}
+SECTIONS: dict[str, type] = {
+    "match": MatchConfig, "hole": HoleConfig, "touch": TouchConfig, "buttons": ButtonsConfig,
+    "camera": CameraConfig, "display": OledSettings, "vision": VisionConfig,
+    "board": BoardConfig, "sim": SimConfig,
+}
+EXTRA_KEYS = {"match": ("options", "player_sets"), "vision": ("team_colours",)}
+"""Keys checked by their section's own _check rather than a declared field."""
 
-    def __init__(self, name: str, table: Any) -> None:
-        if not isinstance(table, Mapping):
-            raise ConfigError(f"[{name}] must be a table (a section), got {shown(table)}")
-        self.name = name
-        self.table = table
-        self.used: set[str] = set()
 
-    def _where(self, key: str) -> str:
-        return f"[{self.name}] {key}" if self.name else key
-
-    def _raw(self, key: str, default: Any) -> Any:
-        self.used.add(key)
-        return self.table.get(key, default)
-
-    def get_int(self, key: str, default: int | None, low: int, high: int,
-            optional: bool = False) -> Any:
-        v = self._raw(key, default)
-        if v is None and optional:
-            return None
-        if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
-            raise ConfigError(f"{self._where(key)} must be a whole number from {low} to {high}, "
-                              f"got {shown(v)}")
-        return v
-
-    def get_float(self, key: str, default: float | None, low: float, high: float,
-              optional: bool = False) -> Any:
-        v = self._raw(key, default)
-        if v is None and optional:
-            return None
-        if isinstance(v, bool) or not isinstance(v, int | float) or not low <= v <= high:
-            raise ConfigError(f"{self._where(key)} must be a number from {low} to {high}, "
-                              f"got {shown(v)}")
-        return float(v)
-
-    def get_bool(self, key: str, default: bool) -> bool:
-        v = self._raw(key, default)
-        if not isinstance(v, bool):
-            raise ConfigError(f"{self._where(key)} must be true or false, got {shown(v)}")
-        return v
-
-    def get_str(self, key: str, default: str | None, choices: tuple[str, ...] | None = None,
-            optional: bool = False) -> Any:
-        v = self._raw(key, default)
-        if v is None and optional:
-            return None
-        if not isinstance(v, str) or not v.strip():
-            raise ConfigError(f"{self._where(key)} must be a text in quotes, got {shown(v)}")
-        if choices is not None and v not in choices:
-            raise ConfigError(f"{self._where(key)} must be one of {', '.join(choices)}, "
-                              f"got {shown(v)}")
-        return v
-
-    def get_list(self, key: str, default: Any, length: int | None, kind: type,
-             low: float | None = None, high: float | None = None) -> Any:
-        v = self._raw(key, default)
-        ok = isinstance(v, list | tuple) and (length is None or len(v) == length) and all(
-            isinstance(x, kind) and not isinstance(x, bool)
-            and (low is None or x >= low) and (high is None or x <= high) for x in v)
-        if not ok:
-            what = {int: "whole numbers", float: "numbers", str: "texts"}.get(kind, str(kind))
-            size = f"{length} " if length is not None else ""
-            span = f" from {low} to {high}" if low is not None else ""
-            raise ConfigError(f"{self._where(key)} must be a list of {size}{what}{span}, "
-                              f"got {shown(v)}")
-        return tuple(v)
-
-    def section(self, key: str) -> _Section:
-        self.used.add(key)
-        return _Section(key, self.table.get(key, {}))
-
-    def finish(self) -> None:
-        unknown = sorted(set(self.table) - self.used)
-        if unknown:
-            where = f"[{self.name}]" if self.name else "the top level"
-            known = ", ".join(sorted(self.used))
-            raise ConfigError(f"unknown key {', '.join(repr(k) for k in unknown)} in {where}; "
-                              f"the keys there are: {known}")
+def _section(name: str, data: Mapping[str, Any], **defaults: Any) -> Any:
+    table = data.get(name, {})
+    cls = SECTIONS[name]
+    extra = EXTRA_KEYS.get(name, ())
+    if isinstance(table, Mapping):
+        fixed = {k: table[k] for k in extra if k in table}
+        table = {**defaults, **{k: v for k, v in table.items() if k not in extra}}
+    else:
+        fixed = {}
+    return build(cls, name, table, **fixed)
 
 
 def parse(data: Mapping[str, Any], source: str = "<config>") -> Config:
     """Builds a :class:`Config` from a parsed TOML document."""
     d = Config()
-    top = _Section("", data)
-    backend = top.get_str("backend", d.backend, ("pi", "sim"))
-    store = top.get_str("store", d.store)
-    log_level = top.get_str("log_level", d.log_level, ("DEBUG", "INFO", "WARNING", "ERROR"))
-
-    s = top.section("match")
-    options = s._raw("options", {})
-    if not isinstance(options, Mapping):
-        raise ConfigError(f"[match] options must be a table, got {shown(options)}")
-    sets = s._raw("player_sets", [])
-    if not (isinstance(sets, list) and all(
-            isinstance(p, list) and p and all(isinstance(n, str) and n.strip() for n in p)
-            for p in sets)):
-        raise ConfigError("[match] player_sets must be a list of name lists, e.g. "
-                          f"[[\"Ann\", \"Bob\"], [\"Red\", \"Blue\", \"Rose\", \"Navy\"]], "
-                          f"got {shown(sets)}")
-    match = MatchConfig(s.get_str("rules", d.match.rules),
-                        s.get_list("players", list(d.match.players), None, str),
-                        tuple(sorted(options.items())),
-                        tuple(tuple(n.strip() for n in p) for p in sets))
-    s.finish()
-    _check_match(match)
-
-    s = top.section("hole")
-    hole = HoleConfig(s.get_int("pin", d.hole.pin, 0, 27), s.get_bool("pull_up", d.hole.pull_up),
-                      s.get_float("min_pulse_ms", d.hole.min_pulse_ms, 0.0, 50.0),
-                      s.get_float("max_pulse_ms", d.hole.max_pulse_ms, 1.0, 5000.0),
-                      s.get_float("refractory_ms", d.hole.refractory_ms, 0.0, 1000.0))
-    s.finish()
-    if hole.min_pulse_ms >= hole.max_pulse_ms:
-        raise ConfigError(f"[hole] min_pulse_ms ({hole.min_pulse_ms}) must be below max_pulse_ms "
-                          f"({hole.max_pulse_ms})")
-
-    s = top.section("touch")
-    channels = s.get_list("channels", list(d.touch.channels), 4, int, 0, 11)
-    if len(set(channels)) != 4:
-        raise ConfigError(f"[touch] channels must name four different sensor channels, "
-                          f"got {list(channels)}")
-    touch = TouchConfig(s.get_str("port", d.touch.port),
-                        s.get_int("baudrate", d.touch.baudrate, 1200, 4_000_000),
-                        s.get_float("heartbeat_timeout_s", d.touch.heartbeat_timeout_s, 0.1, 60.0),
-                        channels, _thresholds(s))
-    s.finish()
-
-    s = top.section("buttons")
-    buttons = ButtonsConfig(*(s.get_int(k, getattr(d.buttons, k), 0, 27, optional=True)
-                              for k in ("menu", "ok", "back")),
-                            s.get_float("hold_s", d.buttons.hold_s, 0.2, 10.0),
-                            s.get_float("bounce_s", d.buttons.bounce_s, 0.0, 1.0))
-    s.finish()
-
-    s = top.section("camera")
-    c = d.camera
-    camera = CameraConfig(
-        # the simulator's table has its own camera; a Pi has the camera module
-        s.get_str("kind", "sim" if backend == "sim" else c.kind,
-                  ("picamera2", "sim", "folder", "none")),
-        s.get_int("width", c.width, 64, 9152), s.get_int("height", c.height, 48, 6944),
-        s.get_int("exposure_us", c.exposure_us, 10, 2_000_000),
-        s.get_float("analogue_gain", c.analogue_gain, 1.0, 64.0),
-        s.get_list("colour_gains", list(c.colour_gains), 2, float, 0.1, 16.0),
-        s.get_float("lens_position", c.lens_position, 0.0, 32.0, optional=True),
-        s.get_str("folder", c.folder, optional=True),
-        s.get_str("calibration", c.calibration, optional=True),
-        s.get_str("pictures", c.pictures, optional=True),
-        s.get_int("settle_frames", c.settle_frames, 1, 100),
-        s.get_float("settle_interval_s", c.settle_interval_s, 0.01, 10.0),
-        s.get_float("settle_threshold", c.settle_threshold, 0.0, 255.0),
-        s.get_float("settle_timeout_s", c.settle_timeout_s, 0.1, 600.0),
-        s.get_float("timeout_s", c.timeout_s, 0.1, 3600.0))
-    s.finish()
-    if camera.kind == "folder" and not camera.folder:
-        raise ConfigError("[camera] kind = \"folder\" needs folder = \"/path/to/frames\"")
-
-    s = top.section("display")
-    p = d.display
-    display = DisplayConfig(
-        s.get_str("driver", p.driver, ("ssd1306", "sh1106", "ssd1309", "ssd1322", "dummy")),
-        s.get_str("interface", p.interface, ("i2c", "spi")), s.get_int("port", p.port, 0, 20),
-        s.get_int("address", p.address, 0x03, 0x77), s.get_int("spi_device", p.spi_device, 0, 2),
-        s.get_int("dc_pin", p.dc_pin, 0, 27), s.get_int("reset_pin", p.reset_pin, 0, 27),
-        s.get_int("width", p.width, 32, 512), s.get_int("height", p.height, 16, 256),
-        s.get_int("rotate", p.rotate, 0, 3), s.get_int("contrast", p.contrast, 0, 255))
-    s.finish()
-
-    s = top.section("vision")
-    colours = s._raw("team_colours", None)
-    if colours is not None:
-        ok = (isinstance(colours, list) and len(colours) == 2 and all(
-            isinstance(c3, list) and len(c3) == 3 and all(
-                isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 255 for x in c3)
-            for c3 in colours))
-        if not ok:
-            raise ConfigError("[vision] team_colours must be two [r, g, b] colours (0-255), team 0 "
-                              f"first, e.g. [[40, 30, 25], [230, 220, 190]], got {shown(colours)}")
-        colours = (tuple(colours[0]), tuple(colours[1]))
-    vision = VisionConfig(colours)
-    s.finish()
-
-    s = top.section("sim")
-    sim = SimConfig(s.get_int("seed", d.sim.seed, 0, 2**31 - 1),
-                    s.get_float("skill", d.sim.skill, 0, 1))
-    s.finish()
-    top.finish()
-
-    config = Config(backend, store, log_level, match, hole, touch, buttons, camera, display,
-                    vision, sim, source)
+    unknown = sorted(set(data) - set(TOP) - set(SECTIONS) - {"club"})
+    if unknown:
+        raise ConfigError(f"unknown key {', '.join(repr(k) for k in unknown)} in the top level; "
+                          f"the keys there are: {', '.join((*TOP, *SECTIONS, 'club'))}")
+    top: dict[str, Any] = {}
+    for key, spec in TOP.items():
+        try:
+            top[key] = spec.check(key, data.get(key, getattr(d, key)))
+        except BadSetting as exc:
+            raise ConfigError(str(exc)) from None
+    backend = top["backend"]
+    # the simulator's table has its own camera; a Pi has the camera module
+    camera_kind = {"kind": "sim" if backend == "sim" else "picamera2"}
+    sections = {name: _section(name, data, **(camera_kind if name == "camera" else {}))
+                for name in SECTIONS}
+    club = None if data.get("club") is None else parse_club(data["club"])
+    config = Config(backend, top["store"], top["log_level"], source=source, club=club,
+                    **sections)
     if backend == "pi":
         _check_pins(config)
     return config
-
-
-def _thresholds(s: _Section) -> tuple[int, int] | None:
-    raw = s._raw("thresholds", None)
-    if raw is None:
-        return None
-    pair = s.get_list("thresholds", raw, 2, int, 1, 255)
-    if pair[1] >= pair[0]:
-        raise ConfigError(f"[touch] thresholds are [touch, release] with release below touch "
-                          f"(the MPR121 needs hysteresis), got {list(pair)}")
-    return (pair[0], pair[1])
-
-
-def _check_match(match: MatchConfig) -> None:
-    from rules import NewMatch, RulesError
-    from rules.match import Match
-
-    try:
-        Match.start(NewMatch(match.rules, match.players, match.options))
-    except RulesError as exc:
-        raise ConfigError(f"[match] {exc}") from None
 
 
 def _check_pins(c: Config) -> None:
@@ -367,8 +301,8 @@ def _check_pins(c: Config) -> None:
         users[pin] = who
 
     claim(c.hole.pin, "[hole] pin")
-    for name in ("menu", "ok", "back"):
-        claim(getattr(c.buttons, name), f"[buttons] {name}")
+    for name, pin in c.buttons.pins().items():
+        claim(pin, f"[buttons] {name}")
     if c.display.driver != "dummy":
         if c.display.interface == "i2c":
             for pin in I2C_PINS:
@@ -388,6 +322,8 @@ def load(path: str | Path | None = None) -> Config:
     except FileNotFoundError:
         raise ConfigError(f"config file {p} not found; copy examples/pi.toml there (or give "
                           "--config FILE)") from None
+    except IsADirectoryError:
+        raise ConfigError(f"config file {p} is a folder: give the file in it") from None
     except OSError as exc:
         raise ConfigError(f"cannot read config file {p}: {exc.strerror}") from None
     except UnicodeDecodeError:
@@ -395,5 +331,21 @@ def load(path: str | Path | None = None) -> Config:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"config file {p} is not valid TOML: {exc}") from None
+        raise ConfigError(f"config file {p} is not valid TOML: {_toml_trouble(exc, text)}"
+                          ) from None
     return parse(data, str(p))
+
+
+def _toml_trouble(exc: tomllib.TOMLDecodeError, text: str) -> str:
+    """tomllib's message, with the offending line quoted and a key given twice named."""
+    message = str(exc)
+    where = re.search(r"line (\d+), column \d+", message)
+    if where is None:
+        return message
+    number = int(where.group(1))
+    lines = text.splitlines()
+    line = lines[number - 1].strip() if 0 < number <= len(lines) else ""
+    if "overwrite" in message or "declare" in message:
+        key = re.split(r"\s*=", line, maxsplit=1)[0].strip(" []") if line else "?"
+        return (f"{key} is given twice (line {number}: {shown(line, 60)}); keep one of them")
+    return f"{message}: {shown(line, 60)}" if line else message

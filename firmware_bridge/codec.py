@@ -102,7 +102,8 @@ class DecoderStats:
 
     ``bytes_skipped`` counts every byte (flags aside) that did not end up in a good frame;
     ``bad_crc`` the segments of the right length whose CRC did not match; ``malformed`` the other
-    rejected segments (broken stuffing, wrong length, a payload too short for its kind);
+    rejected segments (too long, broken stuffing, wrong length, a payload too short for its kind),
+    each once however the reads split it;
     ``unknown`` the good frames of a kind this decoder does not know (they are still delivered).
     """
 
@@ -135,7 +136,9 @@ class Decoder:
         frames: list[Frame] = []
         for i, segment in enumerate(parts):
             if i == 0 and self._discarding:
-                self._skipped += len(segment)
+                # The end of a segment already found too long: one malformed segment in all,
+                # as it would be had it come in one read.
+                self._reject(segment)
                 self._discarding = False
             elif segment:
                 frame = self._segment(segment)

@@ -41,6 +41,10 @@ class McuBooted:
 
     ``previous_boot_id`` is the boot seen before on this link (None at first contact); when it is
     set the MCU was reset, and touch states it had reported are void.
+
+    A boot already seen is reported again, with the same ``previous_boot_id``, when its hello
+    gives another protocol version than before: after :class:`Incompatible`, a compatible hello
+    from the same boot is when the host starts acting on it (and should send its settings).
     """
 
     boot_id: int
@@ -54,7 +58,8 @@ class McuBooted:
 
 @dataclass(frozen=True)
 class McuLost:
-    """Nothing good has come from the MCU for the link's timeout (the port may still be open).
+    """Nothing good has come from the MCU for three of its heartbeat periods, and at least the
+    link's ``mcu_timeout_s`` (the port may still be open).
 
     ``boot_id`` is None when the MCU never said anything since the port opened.
     """
@@ -128,7 +133,8 @@ class SensorState:
 @dataclass(frozen=True)
 class Incompatible:
     """The MCU speaks a protocol version this host does not; its events are ignored until a
-    compatible firmware says hello (reflash it: docs/sensor-bar.md)."""
+    compatible hello arrives, from a reflashed firmware or the same boot (reflash it:
+    docs/sensor-bar.md)."""
 
     protocol: int
     supported: int

@@ -9,9 +9,11 @@ a :class:`queue.Queue` (the daemon may pass its own, so sensor events join its o
 ``LinkUp(port, at)`` / ``LinkDown(port, reason, at)``
     the port opened / could not be opened or was lost (the link keeps retrying).
 ``McuBooted(boot_id, firmware, protocol, reset_cause, heartbeat_ms, previous_boot_id, at)``
-    a hello from a boot not seen before; ``previous_boot_id`` set means the MCU was reset.
+    a hello from a boot not seen before; ``previous_boot_id`` set means the MCU was reset. Also
+    a hello of the same boot in another protocol version (the refusal begins or ends).
 ``McuLost(boot_id, silent_s, at)`` / ``McuFound(boot_id, silent_s, at)``
-    no good frame for ``mcu_timeout_s`` / the same boot speaks again.
+    no good frame for three of the MCU's heartbeat periods, and at least
+    ``LinkTiming.mcu_timeout_s`` / the same boot speaks again.
 ``Touch(quadrant, active, mcu_time_us, counter, boot_id, missed, at)``
     a quadrant's shooting line was touched or released.
 ``SensorState(ok, boot_id, at)``
@@ -69,6 +71,7 @@ log = logging.getLogger(__name__)
 
 BAUDRATE = 115200  # ignored by USB CDC (the Pico's own USB), but pyserial needs one
 JOIN_TIMEOUT_S = 2.0
+LOST_AFTER_PERIODS = 3  # MCU heartbeat periods without a good frame before it counts as lost
 
 
 class BadSetting(BridgeError, ValueError):
@@ -77,7 +80,12 @@ class BadSetting(BridgeError, ValueError):
 
 @dataclass(frozen=True)
 class LinkTiming:
-    """How often the link talks and how long it waits. Short values make fast tests."""
+    """How often the link talks and how long it waits. Short values make fast tests.
+
+    ``mcu_timeout_s`` is the least silence that makes the MCU *lost*, and all there is before
+    its hello: once a hello has announced its heartbeat period, three of those periods count
+    when they are longer (see :meth:`lost_after_s`), so a slow bar is not lost between beats.
+    """
 
     heartbeat_s: float = 0.5
     mcu_timeout_s: float = 1.5
@@ -100,6 +108,13 @@ class LinkTiming:
     @property
     def read_timeout_s(self) -> float:
         return min(0.05, self.heartbeat_s / 4)
+
+    def lost_after_s(self, heartbeat_ms: int | None) -> float:
+        """How long the MCU may be silent before it is lost, given the heartbeat period its
+        hello announced (None before a hello, or from a version this host does not speak)."""
+        if not heartbeat_ms:
+            return self.mcu_timeout_s
+        return max(self.mcu_timeout_s, LOST_AFTER_PERIODS * heartbeat_ms / 1000)
 
 
 @dataclass(frozen=True)
@@ -159,12 +174,15 @@ class Link:
         self._bytes_received = self._gaps = self._missed = self._sent = self._unexpected = 0
         self._reconnects = self._reboots = self._lost_count = 0
         self._boot_id: int | None = None
+        self._previous_boot_id: int | None = None   # the boot before _boot_id, if any
+        self._heartbeat_ms: int | None = None       # as _boot_id's hello announced it
         self._counters: dict[int, int] = {}
         self._counted_from_zero = False
         self._last_rx: float | None = None
+        self._lost = False   # McuLost reported and no good frame since (across reopenings)
         self._expected_seq: int | None = None
         self._pending_boot: int | None = None
-        self._incompatible = False
+        self._incompatible = False   # until a compatible hello, across reopenings too
         self._sensor_ok: bool | None = None   # as the current boot's last flags said
         self._thread = threading.Thread(target=self._run, name=f"bridge {port}", daemon=True)
         self._thread.start()
@@ -309,11 +327,12 @@ class Link:
                 continue
             backoff = self.timing.reconnect_min_s
             down_reported = False
-            with self._lock:
+            with self._write_lock, self._lock:
                 if opened_before:
                     self._reconnects += 1
                 opened_before = True
                 self._serial = port
+                self._tx_seq = 0  # the host numbers its frames from 0 at each opening
             log.info("serial port %s open", self.port)
             self._emit(ev.LinkUp(self.port, time.monotonic()))
             reason = "closed"
@@ -343,9 +362,7 @@ class Link:
         t = self.timing
         self._expected_seq = None
         self._pending_boot = None
-        self._incompatible = False
         opened = time.monotonic()
-        lost = False
         next_heartbeat = opened
         while not self._stop.is_set():
             now = time.monotonic()
@@ -355,8 +372,8 @@ class Link:
                 next_heartbeat = now + t.heartbeat_s
             heard = self._last_rx is not None and self._last_rx >= opened
             last = self._last_rx if heard and self._last_rx is not None else opened
-            if not lost and now - last > t.mcu_timeout_s:
-                lost = True
+            if not self._lost and now - last > t.lost_after_s(self._heartbeat_ms):
+                self._lost = True
                 with self._lock:
                     self._lost_count += 1
                 log.warning("sensor bar on %s silent for %.1f s", self.port, now - last)
@@ -373,9 +390,11 @@ class Link:
                     with self._lock:
                         self._unexpected += 1
                     continue
-                if lost:
-                    lost = False
-                    self._found(frame, now - last, now)
+                if self._lost:
+                    # Lost in this session or before the port was reopened: found either way.
+                    self._lost = False
+                    since = self._last_rx if self._last_rx is not None else opened
+                    self._found(frame, now - since, now)
                 with self._lock:
                     self._last_rx = now
                 self._frame(frame, now)
@@ -405,6 +424,9 @@ class Link:
                 self._booted(msg, now)
             else:
                 self._pending_boot = boot
+        elif isinstance(msg, Hello) and (msg.protocol == PROTOCOL_VERSION) == self._incompatible:
+            # The same boot now speaks another version: the refusal begins or ends here.
+            self._booted(msg, now, same_boot=True)
         if self._expected_seq is not None and frame.seq != self._expected_seq:
             with self._lock:
                 self._gaps += 1
@@ -434,7 +456,7 @@ class Link:
                     msg.code, msg.detail))
             self._emit(ev.McuError(msg.code, msg.code_name, msg.request, msg.detail, now))
 
-    def _booted(self, hello: Hello, now: float) -> None:
+    def _booted(self, hello: Hello, now: float, *, same_boot: bool = False) -> None:
         if hello.protocol != PROTOCOL_VERSION:
             self._incompatible = True
             log.error("sensor bar on %s speaks protocol %d, this host %d: reflash it",
@@ -442,18 +464,24 @@ class Link:
             self._emit(ev.Incompatible(hello.protocol, PROTOCOL_VERSION, now))
         else:
             self._incompatible = False
-        previous = self._boot_id
-        with self._lock:
-            self._boot_id = hello.boot_id
+        # Another version's hello may put its fields elsewhere: only a compatible one's counts.
+        self._heartbeat_ms = None if self._incompatible else hello.heartbeat_ms
+        if same_boot:
+            previous = self._previous_boot_id
+        else:
+            previous = self._previous_boot_id = self._boot_id
+            with self._lock:
+                self._boot_id = hello.boot_id
+                if previous is not None:
+                    self._reboots += 1
+            # After a reset the MCU counts touches from zero; at first contact the counts so
+            # far are unknown, so nothing is called missed until each quadrant has been heard.
+            self._counters = {}
+            self._counted_from_zero = previous is not None
             if previous is not None:
-                self._reboots += 1
-        # After a reset the MCU counts touches from zero; at first contact the counts so far
-        # are unknown, so nothing is called missed until each quadrant has been heard once.
-        self._counters = {}
-        self._counted_from_zero = previous is not None
+                log.warning("sensor bar on %s was reset (%s)", self.port,
+                            hello.reset_cause_name)
         self._sensor_ok = None
-        if previous is not None:
-            log.warning("sensor bar on %s was reset (%s)", self.port, hello.reset_cause_name)
         self._emit(ev.McuBooted(hello.boot_id, hello.firmware_version, hello.protocol,
                                 hello.reset_cause_name, hello.heartbeat_ms, previous, now))
 

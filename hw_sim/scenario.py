@@ -123,7 +123,7 @@ class Runner:
     def _new_round(self) -> bool:
         game = self.match.game
         if isinstance(game, RoundGame):
-            return not game.rounds or game.rounds[-1].reading is not None
+            return not game.rounds or game.rounds[-1].count is not None
         assert isinstance(game, DartsGame)
         if not game.legs or game.legs[-1].winner(self.rules) is not None:
             return True

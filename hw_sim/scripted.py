@@ -77,7 +77,7 @@ def _round_events(m: Match, rng: Chooser, style: Style) -> list[Event]:
     if exp.what == "shot":
         assert exp.seat is not None
         out: list[Event] = [Shot(exp.seat)]
-        rnd = game.rounds[-1] if game.rounds and game.rounds[-1].reading is None else None
+        rnd = game.rounds[-1] if game.rounds and game.rounds[-1].count is None else None
         team = rules.team_of(exp.seat)
         have = list(rnd.twenties(rules, valid=False)) if rnd else [0, 0]
         played = [rnd.played(rules, t) if rnd else 0 for t in (0, 1)]
@@ -102,8 +102,7 @@ def _round_events(m: Match, rng: Chooser, style: Style) -> list[Event]:
         return [BoardReading(tuple(discs))]
     if exp.what == "confirm":
         if rng.random() < style.correct:
-            last = m.summary()["rounds"][-1]
-            totals = [t + 5 * rng.randint(0, 1) for t in last["totals"]]
+            totals = [t + 5 * rng.randint(0, 1) for t in m.latest_value()]
             return [Correction(totals=(totals[0], totals[1]))]
         return [Confirm()]
     return []

@@ -1,7 +1,9 @@
 """Pure game logic: board geometry, zones, rule sets and the match state machine. No I/O."""
 
 from rules.board import STANDARD, Board
+from rules.count import BoardCount, Expect
 from rules.errors import (
+    BoardError,
     CrokiscoreError,
     EventError,
     IllegalEvent,
@@ -27,12 +29,21 @@ from rules.events import (
     parse_event,
 )
 from rules.match import Match, fold
-from rules.reading import Expect, Reading
 from rules.rulesets import PRESETS, RuleSet, ruleset
+from rules.summary import (
+    DartsSummary,
+    OpenTurn,
+    RoundsSummary,
+    RoundSummary,
+    Summary,
+    TurnSummary,
+)
 
 __all__ = [
-    "PRESETS", "STANDARD", "Board", "BoardReading", "Confirm", "Correction", "CrokiscoreError",
-    "Disc", "Event", "EventError", "Expect", "Foul", "IllegalEvent", "Match", "MatchOver",
-    "NewMatch", "NotAwaited", "NothingToUndo", "OutOfTurn", "Reading", "RuleSet", "RuleSetError",
-    "RulesError", "Shot", "Starter", "Twenty", "Undo", "fold", "parse_event", "ruleset",
+    "PRESETS", "STANDARD", "Board", "BoardCount", "BoardError", "BoardReading", "Confirm",
+    "Correction", "CrokiscoreError", "DartsSummary", "Disc", "Event", "EventError", "Expect",
+    "Foul", "IllegalEvent", "Match", "MatchOver", "NewMatch", "NotAwaited", "NothingToUndo",
+    "OpenTurn", "OutOfTurn", "RoundSummary", "RoundsSummary", "RuleSet", "RuleSetError",
+    "RulesError", "Shot", "Starter", "Summary", "TurnSummary", "Twenty", "Undo", "fold",
+    "parse_event", "ruleset",
 ]

@@ -14,6 +14,8 @@ import math
 from dataclasses import dataclass
 from itertools import pairwise
 
+from rules.errors import BoardError
+
 # Zone values, from the centre outwards. 0 is the ditch, or a disc touching the outer line.
 ZONES: tuple[int, ...] = (15, 10, 5, 0)
 
@@ -43,12 +45,12 @@ class Board:
         radii = (self.hole_diameter / 2, self.fifteen_radius, self.ten_radius, self.outer_radius,
                  self.surface_radius, self.ditch_radius)
         if any(b <= a for a, b in pairwise(radii)):
-            raise ValueError(
+            raise BoardError(
                 "board radii must grow outwards: hole < 15 line < 10 line < outer line "
                 f"< playing surface < ditch, got {radii}")
         for name in ("line_width", "disc_diameter", "disc_thickness", "peg_diameter"):
             if getattr(self, name) <= 0:
-                raise ValueError(f"board {name} must be positive, got {getattr(self, name)}")
+                raise BoardError(f"board {name} must be positive, got {getattr(self, name)}")
 
     @property
     def disc_radius(self) -> float:

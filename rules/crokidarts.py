@@ -14,35 +14,42 @@ exactly the target (400):
 
 The board is read after every shot (that is how an exact landing on the target is noticed), and
 legs and sets are counted like darts, the starting player alternating by leg and by set.
+
+Only the latest shot of the latest turn of the latest leg ever changes, so each turn carries the
+leg scores before it and each leg the tally before it: a state answers what it expects, its scores
+and its tally without walking the match, and shares every earlier leg and turn with its parent
+(:mod:`rules.chain`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from rules.chain import EMPTY, Chain
+from rules.count import BoardCount, Expect
 from rules.errors import EventError, IllegalEvent, MatchOver, NotAwaited, OutOfTurn
 from rules.events import BoardReading, Correction, Shot, Starter, Twenty
 from rules.game import Game
-from rules.reading import Expect, Reading
 from rules.rulesets import RuleSet
+from rules.summary import DartsSummary, Entries, OpenTurn, TurnSummary
 
 Status = Literal["shoot", "board", "checkout", "checkout-board", "won", "bust", "scored", "missed"]
 OPEN: frozenset[str] = frozenset({"shoot", "board", "checkout", "checkout-board"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DartShot:
     twenties: int = 0
     foul: bool = False
-    reading: Reading | None = None
+    count: BoardCount | None = None
 
     @property
     def valid_twenties(self) -> int:
         return 0 if self.foul else self.twenties
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TurnState:
     """Where a turn stands: ``status`` and the score it leaves (``end``) if it closed now."""
 
@@ -60,23 +67,43 @@ class TurnState:
         return 20 * self.twenties + self.board
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Turn:
+    """A player's turn. ``before`` (the leg scores before it) and ``closed_before`` (the closed
+    turns of the match before it) are carried from the earlier turns; equality ignores them."""
+
     seat: int
     start: int
     shots: tuple[DartShot, ...] = ()
+    before: tuple[int, int] = field(default=(0, 0), compare=False)
+    closed_before: int = field(default=0, compare=False)
+    memo: TurnState | None = field(default=None, compare=False, repr=False, init=False)
 
     def state(self, rules: RuleSet) -> TurnState:
         """Replays the turn's shots against the crokidarts rules.
 
         Remembered on the turn: a turn is immutable and belongs to one match, so its state never
-        changes, and it is asked for many times (every summary walks all turns of the match).
+        changes, and it is asked for many times (after every event, and by every summary).
         """
-        known: TurnState | None = self.__dict__.get("_state")
+        known = self.memo
         if known is None:
             known = self._replay(rules)
-            object.__setattr__(self, "_state", known)
+            object.__setattr__(self, "memo", known)
         return known
+
+    def with_shots(self, shots: tuple[DartShot, ...]) -> Turn:
+        return Turn(self.seat, self.start, shots, self.before, self.closed_before)
+
+    def scores(self, rules: RuleSet) -> tuple[int, int]:
+        """The leg scores after this turn (its seat's start while it is open)."""
+        st = self.state(rules)
+        score = list(self.before)
+        score[self.seat] = st.end if st.closed else self.start
+        return (score[0], score[1])
+
+    def closed_after(self, rules: RuleSet) -> int:
+        """The closed turns of the match up to and with this one."""
+        return self.closed_before + self.state(rules).closed
 
     def _replay(self, rules: RuleSet) -> TurnState:
         target, s = rules.target, self.start
@@ -86,15 +113,15 @@ class Turn:
             if reached:  # this is the checkout shot
                 if shot.valid_twenties > 0:
                     return TurnState("won", target, t20, board)
-                if shot.reading is None:
+                if shot.count is None:
                     return TurnState("checkout-board", target, t20, board)
                 return TurnState("missed", target, t20, board)
             t20 += shot.valid_twenties
             if s + 20 * t20 > target:
                 return TurnState("bust", s, t20, board)
-            if shot.reading is None:
+            if shot.count is None:
                 return TurnState("board", s + 20 * t20 + board, t20, board)
-            board = shot.reading.values()[0] + shot.reading.values()[1]
+            board = shot.count.values()[0] + shot.count.values()[1]
             total = s + 20 * t20 + board
             if total == target:
                 reached = True
@@ -105,61 +132,75 @@ class Turn:
             return TurnState("checkout", target, t20, board)
         return TurnState("shoot", s + 20 * t20 + board, t20, board)
 
-    def latest_reading(self) -> Reading | None:
-        return self.shots[-1].reading if self.shots else None
+    def latest_count(self) -> BoardCount | None:
+        return self.shots[-1].count if self.shots else None
 
 
-@dataclass(frozen=True)
-class Leg:
-    set_no: int
-    leg_no: int
-    starter: int
-    turns: tuple[Turn, ...] = ()
-
-    def winner(self, rules: RuleSet) -> int | None:
-        if self.turns and self.turns[-1].state(rules).status == "won":
-            return self.turns[-1].seat
-        return None
-
-    def scores(self, rules: RuleSet) -> tuple[int, int]:
-        """Each player's leg score as it stands after their latest closed turn."""
-        score = [0, 0]
-        for turn in self.turns:
-            st = turn.state(rules)
-            score[turn.seat] = st.end if st.closed else turn.start
-        return (score[0], score[1])
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Tally:
     legs: tuple[int, int]   # legs won in the set in play
     sets: tuple[int, int]
     winner: int | None      # of the match
 
+    def after(self, rules: RuleSet, won_by: int | None) -> Tally:
+        """The tally once a leg won by ``won_by`` (None: not won) is counted."""
+        if self.winner is not None or won_by is None:
+            return self
+        legs, sets = list(self.legs), list(self.sets)
+        legs[won_by] += 1
+        if legs[won_by] == rules.legs:
+            sets[won_by] += 1
+            if sets[won_by] == rules.sets:
+                return Tally((legs[0], legs[1]), (sets[0], sets[1]), won_by)
+            legs = [0, 0]
+        return Tally((legs[0], legs[1]), (sets[0], sets[1]), None)
 
-@dataclass(frozen=True)
+
+NO_TALLY = Tally((0, 0), (0, 0), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Leg:
+    """A leg. ``tally`` (the match's tally before it), ``set_starter`` (who started its set's
+    first leg) and ``turns_before`` (the match's turns before it) are carried; equality ignores
+    them."""
+
+    set_no: int
+    leg_no: int
+    starter: int
+    turns: Chain[Turn] = EMPTY
+    tally: Tally = field(default=NO_TALLY, compare=False)
+    set_starter: int = field(default=0, compare=False)
+    turns_before: int = field(default=0, compare=False)
+
+    def winner(self, rules: RuleSet) -> int | None:
+        if self.turns and self.turns.last.state(rules).status == "won":
+            return self.turns.last.seat
+        return None
+
+    def scores(self, rules: RuleSet) -> tuple[int, int]:
+        """Each player's leg score as it stands after their latest closed turn."""
+        return self.turns.last.scores(rules) if self.turns else (0, 0)
+
+
+@dataclass(frozen=True, slots=True)
 class DartsGame(Game):
     rules: RuleSet
     players: tuple[str, ...]
-    legs: tuple[Leg, ...] = ()
+    legs: Chain[Leg] = EMPTY
     next_starter: int | None = None
 
     # --- derived -------------------------------------------------------------------------------
 
     def tally(self) -> Tally:
-        rules = self.rules
-        legs, sets = [0, 0], [0, 0]
-        for leg in self.legs:
-            w = leg.winner(rules)
-            if w is None:
-                continue
-            legs[w] += 1
-            if legs[w] == rules.legs:
-                sets[w] += 1
-                if sets[w] == rules.sets:
-                    return Tally((legs[0], legs[1]), (sets[0], sets[1]), w)
-                legs = [0, 0]
-        return Tally((legs[0], legs[1]), (sets[0], sets[1]), None)
+        if not self.legs:
+            return NO_TALLY
+        last = self.legs.last
+        return last.tally.after(self.rules, last.winner(self.rules))
+
+    def turns(self) -> int:
+        """How many turns the match has begun."""
+        return self.legs.last.turns_before + len(self.legs.last.turns) if self.legs else 0
 
     def _next_leg(self) -> tuple[int, int, int]:
         """Set number, leg number and starter of the leg to be started next."""
@@ -167,8 +208,7 @@ class DartsGame(Game):
             return 1, 1, self.next_starter if self.next_starter is not None else 0
         last = self.legs[-1]
         if self.tally().legs == (0, 0):  # the last leg closed its set
-            first = next(g for g in self.legs if g.set_no == last.set_no)
-            set_no, leg_no, starter = last.set_no + 1, 1, 1 - first.starter
+            set_no, leg_no, starter = last.set_no + 1, 1, 1 - last.set_starter
         else:
             set_no, leg_no, starter = last.set_no, last.leg_no + 1, 1 - last.starter
         if self.next_starter is not None:
@@ -180,8 +220,8 @@ class DartsGame(Game):
             return Expect("shot", self._next_leg()[2])
         leg = self.legs[-1]
         turn = leg.turns[-1]
-        reading = turn.latest_reading()
-        if reading is not None and reading.needs_check:
+        board_count = turn.latest_count()
+        if board_count is not None and board_count.needs_check:
             return Expect("confirm")
         st = turn.state(self.rules)
         if st.status == "shoot":
@@ -198,7 +238,7 @@ class DartsGame(Game):
         return Expect("shot", other, checkout=leg.scores(self.rules)[other] == self.rules.target)
 
     def decided(self) -> int:
-        return sum(1 for leg in self.legs for t in leg.turns if t.state(self.rules).closed)
+        return self.legs.last.turns.last.closed_after(self.rules) if self.legs else 0
 
     def finished(self) -> bool:
         return self.expect().what is None
@@ -223,25 +263,35 @@ class DartsGame(Game):
         assert exp.seat is not None
         if ev.seat != exp.seat:
             raise OutOfTurn(f"it is {self._name(exp.seat)}'s turn, not {self._name(ev.seat)}'s")
-        if not self.legs or self.legs[-1].winner(self.rules) is not None:
+        rules = self.rules
+        if not self.legs or self.legs[-1].winner(rules) is not None:
             set_no, leg_no, starter = self._next_leg()
-            leg = Leg(set_no, leg_no, starter, (Turn(ev.seat, 0, (DartShot(),)),))
-            return replace(self, legs=self.legs + (leg,), next_starter=None)
+            closed, begun = self.decided(), self.turns()
+            first = Turn(ev.seat, 0, (DartShot(),), closed_before=closed)
+            set_starter = starter if leg_no == 1 else self.legs.last.set_starter
+            leg = Leg(set_no, leg_no, starter, EMPTY.push(first), self.tally(), set_starter,
+                      begun)
+            return replace(self, legs=self.legs.push(leg), next_starter=None)
         leg = self.legs[-1]
         turn = leg.turns[-1]
-        if turn.state(self.rules).closed:
-            turns = leg.turns + (Turn(ev.seat, leg.scores(self.rules)[ev.seat], (DartShot(),)),)
+        if turn.state(rules).closed:
+            scores = turn.scores(rules)
+            turns = leg.turns.push(Turn(ev.seat, scores[ev.seat], (DartShot(),), scores,
+                                        turn.closed_after(rules)))
         else:
-            turns = leg.turns[:-1] + (replace(turn, shots=turn.shots + (DartShot(),)),)
+            turns = leg.turns.with_last(turn.with_shots(turn.shots + (DartShot(),)))
         return self._with_turns(turns)
 
-    def _with_turns(self, turns: tuple[Turn, ...]) -> DartsGame:
-        return replace(self, legs=self.legs[:-1] + (replace(self.legs[-1], turns=turns),))
+    def _with_turns(self, turns: Chain[Turn]) -> DartsGame:
+        # constructors, not dataclasses.replace: this runs for nearly every event
+        g = self.legs.last
+        leg = Leg(g.set_no, g.leg_no, g.starter, turns, g.tally, g.set_starter, g.turns_before)
+        return DartsGame(self.rules, self.players, self.legs.with_last(leg), self.next_starter)
 
     def _with_last_shot(self, shot: DartShot) -> DartsGame:
-        turn = self.legs[-1].turns[-1]
-        turn = replace(turn, shots=turn.shots[:-1] + (shot,))
-        return self._with_turns(self.legs[-1].turns[:-1] + (turn,))
+        turn = self.legs.last.turns.last
+        turn = turn.with_shots(turn.shots[:-1] + (shot,))
+        return self._with_turns(self.legs.last.turns.with_last(turn))
 
     def _last_turn(self, doing: str) -> Turn:
         if not self.legs:
@@ -251,7 +301,7 @@ class DartsGame(Game):
     def _twenty(self, ev: Twenty) -> DartsGame:
         turn = self._last_turn("count a 20")
         shot = turn.shots[-1]
-        if shot.reading is not None:
+        if shot.count is not None:
             raise NotAwaited("cannot count a 20: no shot is in play (the last one was read)")
         if ev.team is not None and ev.team != turn.seat:
             raise IllegalEvent(f"in crokidarts every disc is the shooter's: a 20 now belongs to "
@@ -286,16 +336,16 @@ class DartsGame(Game):
             raise NotAwaited("no board reading is due now: in crokidarts the board is read once "
                              "after each shot")
         turn = self.legs[-1].turns[-1]
-        reading = Reading(ev.discs)
-        self._check_board(turn, reading.count())
-        return self._with_last_shot(replace(turn.shots[-1], reading=reading))
+        board_count = BoardCount(ev.discs)
+        self._check_board(turn, board_count.discs_of())
+        return self._with_last_shot(replace(turn.shots[-1], count=board_count))
 
     def _confirm(self) -> DartsGame:
         if self.expect().what != "confirm":
             raise NotAwaited("nothing to confirm: no reading is waiting for a check")
         shot = self.legs[-1].turns[-1].shots[-1]
-        assert shot.reading is not None
-        return self._with_last_shot(replace(shot, reading=replace(shot.reading, confirmed=True)))
+        assert shot.count is not None
+        return self._with_last_shot(replace(shot, count=replace(shot.count, confirmed=True)))
 
     def _correct(self, ev: Correction) -> DartsGame:
         if ev.totals is not None or ev.round is not None:
@@ -303,12 +353,12 @@ class DartsGame(Game):
                              "included) or 'discs'; 'totals' and 'round' are for round games")
         turn = self._last_turn("correct")
         shot = turn.shots[-1]
-        if shot.reading is None and self.expect().what != "board":
+        if shot.count is None and self.expect().what != "board":
             raise NotAwaited("nothing to correct: the board after the latest shot is not read and "
                              "not awaited")
         if ev.discs is not None:
-            reading = Reading(ev.discs, confirmed=True)
-            self._check_board(turn, reading.count())
+            board_count = BoardCount(ev.discs, confirmed=True)
+            self._check_board(turn, board_count.discs_of())
         else:
             assert ev.value is not None
             t20 = sum(s.valid_twenties for s in turn.shots)
@@ -317,9 +367,9 @@ class DartsGame(Game):
                 raise IllegalEvent(f"a turn value of {ev.value} cannot be made with its {t20} "
                                    "20(s) and discs worth 5, 10 or 15; to take away a 20, call a "
                                    "foul or undo it")
-            discs = shot.reading.discs if shot.reading else ()
-            reading = Reading(discs, (board, 0), confirmed=True)
-        return self._with_last_shot(replace(shot, reading=reading))
+            discs = shot.count.discs if shot.count else ()
+            board_count = BoardCount(discs, (board, 0), confirmed=True)
+        return self._with_last_shot(replace(shot, count=board_count))
 
     def _starter(self, ev: Starter) -> DartsGame:
         exp = self.expect()
@@ -332,37 +382,47 @@ class DartsGame(Game):
 
     # --- report --------------------------------------------------------------------------------
 
-    def summary(self) -> dict[str, Any]:
-        rules = self.rules
+    def twenty_side(self, team: int | None) -> int:
+        """The side a ``twenty`` naming ``team`` (None: nobody) credits now: the shooter's."""
+        if team is not None:
+            return team
+        if not self.legs:
+            raise NotAwaited("a 20 can only drop during a shot, and no shot is in play")
+        return self.rules.team_of(self.legs.last.turns.last.seat)
+
+    def correctable(self) -> tuple[int, int]:
+        """The value a ``correct`` would replace: the latest turn's so far, as side 0's figure
+        ((0, 0) before any)."""
+        if not self.legs:
+            return (0, 0)
+        return (self.legs.last.turns.last.state(self.rules).value, 0)
+
+    def _entry(self, leg: Leg, turn: Turn) -> TurnSummary:
+        st = turn.state(self.rules)
+        gained = [0, 0]
+        gained[turn.seat] = st.end - turn.start if st.closed else 0
+        return TurnSummary(leg.set_no, leg.leg_no, turn.seat, turn.start, st.end, st.status,
+                           len(turn.shots), st.twenties, st.board, (gained[0], gained[1]))
+
+    def summary(self, rules: str, options: tuple[tuple[str, Any], ...], players: tuple[str, ...],
+                teams: tuple[str, str]) -> DartsSummary:
         exp = self.expect()
         tally = self.tally()
-        turns = []
-        for leg in self.legs:
-            for turn in leg.turns:
-                st = turn.state(rules)
-                gained = [0, 0]
-                gained[turn.seat] = st.end - turn.start if st.closed else 0
-                turns.append({
-                    "set": leg.set_no, "leg": leg.leg_no, "seat": turn.seat,
-                    "start": turn.start, "end": st.end, "status": st.status,
-                    "shots": len(turn.shots), "twenties": st.twenties, "board": st.board,
-                    "totals": gained})
-        out: dict[str, Any] = {
-            "finished": self.finished(),
-            "winner": self.winner(),
-            "score": [0, 0], "legs": list(tally.legs), "sets": list(tally.sets),
-            "set": 0, "leg": 0,
-            "awaiting": exp.what, "seat": exp.seat, "checkout": exp.checkout,
-            "turn": None, "rounds": turns,
-        }
-        if self.legs:
-            leg = self.legs[-1]
-            out.update(score=list(leg.scores(rules)), set=leg.set_no, leg=leg.leg_no)
-            turn = leg.turns[-1]
-            st = turn.state(rules)
+        legs = self.legs
+        score, set_no, leg_no, open_turn = (0, 0), 0, 0, None
+        if legs:
+            leg = legs.last
+            score, set_no, leg_no = leg.scores(self.rules), leg.set_no, leg.leg_no
+            turn = leg.turns.last
+            st = turn.state(self.rules)
             if not st.closed:
-                left = rules.discs - len(turn.shots) if turn.start < rules.target else 0
-                out["turn"] = {"seat": turn.seat, "start": turn.start, "twenties": st.twenties,
-                               "board": st.board, "value": st.value, "status": st.status,
-                               "discs_left": max(left, 0)}
-        return out
+                left = self.rules.discs - len(turn.shots) if turn.start < self.rules.target else 0
+                open_turn = OpenTurn(turn.seat, turn.start, st.twenties, st.board, st.value,
+                                     st.status, max(left, 0))
+        turns = Entries(self.turns(), lambda: (self._entry(leg, turn) for leg in reversed(legs)
+                                               for turn in reversed(leg.turns)))
+        return DartsSummary(
+            rules=rules, options=options, players=players, teams=teams,
+            finished=self.finished(), winner=self.winner(), score=score, awaiting=exp.what,
+            seat=exp.seat, legs=tally.legs, sets=tally.sets, set_no=set_no, leg_no=leg_no,
+            checkout=exp.checkout, turn=open_turn, turns=turns)

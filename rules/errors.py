@@ -8,6 +8,8 @@ that only know the builtins still catch them.
 
 from __future__ import annotations
 
+import reprlib
+
 
 class CrokiscoreError(Exception):
     """Root of every error the project raises on purpose."""
@@ -49,8 +51,19 @@ class NothingToUndo(IllegalEvent):
     """Undo with no event left to take back."""
 
 
+class BoardError(RulesError, ValueError):
+    """Board dimensions that cannot be: lines not growing outwards, a size that is not
+    positive."""
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel = 8  # a value nested a thousand deep is shown as [[[...]]], not a RecursionError
+_SHORT.maxstring = _SHORT.maxother = _SHORT.maxlong = 200
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 30
+
+
 def shown(value: object, limit: int = 60) -> str:
     """``repr(value)`` cut to ``limit`` characters: error messages quote what was wrong, but a
     megabyte of garbage must not become a megabyte of message."""
-    text = repr(value)
+    text = _SHORT.repr(value)
     return text if len(text) <= limit else text[: limit - 5] + "...'" + text[-1:]

@@ -19,6 +19,7 @@ class Game:
     ``_confirm``, ``_correct`` and ``_starter`` (each returning the new game, or raising a
     :class:`~rules.errors.RulesError`), and has ``players``."""
 
+    __slots__ = ()
     players: tuple[str, ...]
 
     def apply(self, ev: PlayEvent) -> Self:

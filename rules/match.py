@@ -2,27 +2,30 @@
 
 ``Match.start(new_match_event)`` then ``match.apply(event)`` for each later event gives a new
 ``Match``; nothing is ever changed in place. Each state keeps the one before it, so ``undo`` hands
-back exactly the previous state (and undo after undo keeps going back). Equality compares the game
-only, not the path that led to it.
+back exactly the previous state (and undo after undo keeps going back). That costs little: a state
+shares all but its latest round (crokidarts: leg) with the one before it, so a match holds a few
+small objects per event, however long it runs. Equality compares the game only, not the path that
+led to it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import assert_never
 
+from rules.count import Expect
 from rules.crokidarts import DartsGame
 from rules.errors import IllegalEvent, NothingToUndo, RuleSetError
-from rules.events import Event, NewMatch, Shot, Starter, Undo
-from rules.reading import Expect
+from rules.events import Event, NewMatch, Shot, Starter, Twenty, Undo
 from rules.rounds import RoundGame
 from rules.rulesets import RuleSet, ruleset
+from rules.summary import DartsSummary, RoundsSummary, RoundSummary, Summary, TurnSummary
 
 Game = RoundGame | DartsGame
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Match:
     rules: RuleSet
     players: tuple[str, ...]
@@ -87,16 +90,45 @@ class Match:
             names[self.rules.team_of(seat)].append(name)
         return (" & ".join(names[0]), " & ".join(names[1]))
 
-    def summary(self) -> dict[str, Any]:
-        """The state as JSON-ready data: the output of ``crokiscore replay --json``."""
-        out: dict[str, Any] = {
-            "rules": self.rules.name,
-            "options": self.rules.options(),
-            "players": list(self.players),
-            "teams": list(self.team_names()),
-        }
-        out.update(self.game.summary())
-        return out
+    def summary(self) -> Summary:
+        """The state as typed values; ``summary().to_json()`` is the output of ``crokiscore
+        replay --json``. Cheap however long the match: its rounds are made when read."""
+        head = (self.rules.name, tuple(self.rules.options().items()), self.players,
+                self.team_names())
+        return self.game.summary(*head)
+
+    def decided_rounds(self) -> Iterator[RoundSummary | TurnSummary]:
+        """The rounds whose boards have been read (crokidarts: the closed turns), latest first;
+        lazy, so ``next(m.decided_rounds(), None)`` is the latest one at the cost of one."""
+        match self.summary():
+            case RoundsSummary(rounds=rounds):
+                return (r for r in reversed(rounds) if r.decided)
+            case DartsSummary(turns=turns):
+                return (t for t in reversed(turns) if t.closed)
+            case other:
+                assert_never(other)
+
+    def twenty_side(self, event: Twenty) -> int:
+        """The side ``event`` credits if applied now: the side it names, or else the side of the
+        shot in play. Raises :class:`NotAwaited` when no shot is in play."""
+        return self.game.twenty_side(event.team)
+
+    def last_twenty_side(self) -> int | None:
+        """The side the latest event still in effect credited a 20 to, if it was a 20 of a round
+        game (the beam cannot tell whose disc dropped, so the operator may give it to the other
+        side); None otherwise, and always in crokidarts, where every 20 is the shooter's."""
+        if self.parent is None:
+            return None
+        now, then = self.game, self.parent.game
+        if isinstance(now, RoundGame) and isinstance(then, RoundGame):
+            return now.twenty_added(then)
+        return None
+
+    def latest_value(self) -> tuple[int, int]:
+        """The value the operator checks and a ``correct`` event replaces: round games, the
+        totals per side of the round awaiting its board, else of the latest round read;
+        crokidarts, the latest turn's value so far, as side 0's figure. (0, 0) before any."""
+        return self.game.correctable()
 
 
 def fold(events: Iterable[Event]) -> Match:

@@ -1,8 +1,10 @@
 """Replaying an event log (JSON lines) into a match, reporting each bad line and going on.
 
 A log written by the daemon only holds accepted events, but logs are also written by hand and by
-other tools; a bad line must not cost the rest of the match, so it is reported with its number and
-reason and skipped, and the state stays as it was before it.
+other tools, copied, cut and sent by mail; a bad line must not cost the rest of the match, so it is
+reported with its number and reason and skipped, and the state stays as it was before it. Lines
+come as bytes (a file read as it is, so text that is not UTF-8 is one more bad line rather than an
+end to the replay) or as text.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from rules.errors import RulesError
+from rules.errors import EventError, RulesError
 from rules.events import Event, NewMatch, parse_event
 from rules.match import Match
+
+BOM = "\ufeff"
 
 
 @dataclass(frozen=True)
@@ -26,19 +30,41 @@ class Step:
     problem: str | None = None
 
 
-def replay(lines: Iterable[str]) -> Iterator[Step]:
+def read_event(line: bytes | str) -> Event | None:
+    """The event on one line of a log, None for a blank line; raises :class:`EventError` saying
+    what is wrong with the line (not UTF-8, not JSON, nested too deeply, not an event)."""
+    if isinstance(line, bytes | bytearray):
+        try:
+            text = bytes(line).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise EventError(f"not UTF-8 text (byte 0x{line[exc.start]:02x} at column "
+                             f"{exc.start + 1})") from None
+    else:
+        text = line
+    text = text.strip().removeprefix(BOM)
+    if not text:
+        return None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise EventError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise EventError("not an event: brackets nested too deeply") from None
+    except ValueError as exc:  # an integer of thousands of digits
+        raise EventError(f"not an event: {str(exc).split(';')[0].lower()}") from None
+    try:
+        return parse_event(obj)
+    except RecursionError:  # valid JSON, but too deep to describe in a message
+        raise EventError("not an event: brackets nested too deeply") from None
+
+
+def replay(lines: Iterable[bytes | str]) -> Iterator[Step]:
     match: Match | None = None
-    for number, text in enumerate(lines, start=1):
-        text = text.strip()
-        if not text:
-            continue
+    for number, line in enumerate(lines, start=1):
         try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            yield Step(number, None, match, f"not valid JSON ({exc.msg} at column {exc.colno})")
-            continue
-        try:
-            ev = parse_event(obj)
+            ev = read_event(line)
+            if ev is None:
+                continue
             if match is None:
                 if not isinstance(ev, NewMatch):
                     raise RulesError(f"no match has started: the log must begin with a 'match' "
@@ -52,7 +78,7 @@ def replay(lines: Iterable[str]) -> Iterator[Step]:
         yield Step(number, ev, match)
 
 
-def replay_all(lines: Iterable[str]) -> tuple[Match | None, list[Step]]:
+def replay_all(lines: Iterable[bytes | str]) -> tuple[Match | None, list[Step]]:
     """The final match and the steps that were refused."""
     match, problems = None, []
     for step in replay(lines):

@@ -11,7 +11,7 @@ from .clock import McuClock
 from .debounce import Debouncer
 from .framing import Deframer, encode
 
-FIRMWARE = (1, 0, 0)
+FIRMWARE = (1, 0, 1)
 PROTOCOL = 1
 CHANNELS = 4
 ALL = 0xFF
@@ -138,7 +138,7 @@ class SensorBar:
         data = self.port.read()
         if data:
             for seq, kind, payload in self.deframer.feed(data):
-                self.command(kind, payload, now)
+                self.command(seq, kind, payload, now)
             bad = self.deframer.bad_crc + self.deframer.malformed
             if bad != self._bad_seen:
                 self.error(ERR_BAD_FRAME, 0, "%d bad frame(s) from host" % (bad - self._bad_seen))
@@ -184,8 +184,11 @@ class SensorBar:
 
     # ---- commands from the host ----
 
-    def command(self, kind, payload, now):
-        if self.host_seen_us is None or now - self.host_seen_us > self.host_timeout_us:
+    def command(self, seq, kind, payload, now):
+        # A host numbers its first frame after opening the port 0: it hears a hello even when
+        # another host spoke a moment before (a daemon restarted at once).
+        if seq == 0 or self.host_seen_us is None or \
+                now - self.host_seen_us > self.host_timeout_us:
             self.hello()
         self.host_seen_us = now
         request = payload[0] if payload else 0

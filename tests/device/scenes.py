@@ -13,9 +13,9 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from device.view import ScoreView, Status, build
+from device.screen.view import ScoreView, Status, build
 from hw_sim.scripted import play
-from rules import Match, Shot, fold
+from rules import DartsSummary, Match, Shot, fold
 from tests.builders import board, dart, play_round, shoot, start
 
 
@@ -105,7 +105,8 @@ def _win_leg(m: Match, seat: int) -> Match:
     the other misses everything, until the leg is won."""
     def tally(m: Match) -> tuple[object, object]:
         s = m.summary()
-        return s["legs"], s["sets"]
+        assert isinstance(s, DartsSummary)
+        return s.legs, s.sets
 
     before = tally(m)
     while m.expect().what is not None and tally(m) == before:
@@ -143,8 +144,8 @@ def darts_legs() -> tuple[Match, Status]:
 
 
 def darts_bust() -> tuple[Match, Status]:
-    m = _cut("crokidarts", 3, lambda m: bool(m.summary()["rounds"])
-             and m.summary()["rounds"][-1]["status"] == "bust")
+    m = _cut("crokidarts", 3, lambda m: bool(m.summary().to_json()["rounds"])
+             and m.summary().to_json()["rounds"][-1]["status"] == "bust")
     return m, Status()
 
 
@@ -197,8 +198,8 @@ def sheet(scenes: tuple[Scene, ...] = SCENES, zoom: int = 4):  # type: ignore[no
     """All scenes on one picture, enlarged, each with its name above it."""
     from PIL import Image, ImageDraw
 
-    from device.glyphs import draw_text
-    from device.render import render
+    from device.screen.draw import render
+    from device.screen.glyphs import draw_text
 
     pad = 12
     width = max(s.width for s in scenes)

@@ -3,9 +3,11 @@ import sqlite3
 
 import pytest
 
-from device.appliance import Appliance, DaemonStatus
-from device.inputs import ButtonPressed, HoleDrop, Operator, Tick, TouchChanged
-from device.scoreboard import TextScreen
+from device.core.inputs import ButtonPressed, HoleDrop, Operator, Tick, TouchChanged
+from device.core.state import Settings
+from device.core.status import Status
+from device.screen.text import TextScreen
+from device.shell import Shell, StoreHandle
 from device.store import EventStore
 from hw_sim.scripted import play
 from rules import NewMatch, Shot, fold
@@ -27,8 +29,9 @@ SINGLES = NewMatch("tournament-singles", ("Ann", "Bob"))
 def appliance(store, start=SINGLES, shown=None):
     clock = Clock()
     out = shown if shown is not None else []
-    a = Appliance(store, TextScreen(out.append), start, clock=clock, wall=clock)
-    a.restore()
+    a = Shell(Settings(start, camera=False), StoreHandle(store.path, store),
+              TextScreen(out.append), clock=clock, wall=clock)
+    a.start()
     return a, clock, out
 
 
@@ -124,27 +127,52 @@ def test_buttons_undo_after_asking_and_start_a_new_match_from_the_menu(store):
     assert store.events(a.match_id)[0] == NewMatch("casual-100", ("Ann", "Bob"))
 
 
-def test_when_the_disk_is_full_inputs_wait_in_order_and_nothing_shown_is_lost(store):
-    a, clock, shown = appliance(store)
+def fill(store):
+    """The store's disk fills up, to the last byte."""
     db = store._db
     db.execute("INSERT INTO matches (id, started, rules, players) VALUES (99, 0, 'x', '[]')")
     pages = db.execute("PRAGMA page_count").fetchone()[0]
-    db.execute(f"PRAGMA max_page_count={pages + 2}")          # the disk fills up...
+    db.execute(f"PRAGMA max_page_count={pages + 2}")
     with pytest.raises(sqlite3.OperationalError, match="full"):
-        for seq in range(10_000):                             # ... to the last byte
-            db.execute("INSERT INTO events VALUES (99, ?, 0, ?)", (seq, "x" * (seq % 50)))
+        for seq in range(10_000):
+            db.execute("INSERT INTO events VALUES (99, ?, 0, ?, NULL)", (seq, "x" * (seq % 50)))
+
+
+def test_when_the_disk_is_full_the_box_scores_on_and_writes_it_all_in_order_later(store):
+    a, clock, shown = appliance(store)
+    fill(store)
     for seat in (0, 1, 0):
         a.step(Operator(Shot(seat), clock.t, source="test"))
-    assert a.match.depth == 0, "nothing uncommitted is shown"
+    assert a.match.depth == 3, "the match goes on in memory"
     assert any("STORE FULL" in e for e in a.status().errors)
     assert "STORE FULL" in shown[-1]
+    assert len(store.events(a.match_id)) == 1 and a.waiting == 3
     store._db.execute("PRAGMA max_page_count=1073741823")     # space freed
+    a.step(Tick(clock.t + 1))
+    assert a.waiting == 3, "retried only after a pause, not on every input"
     clock.t += 10
     a.step(Tick(clock.t))
     assert [e.to_json() for e in store.events(a.match_id)[1:]] == [
         {"type": "shot", "seat": s} for s in (0, 1, 0)]
-    assert a.match.depth == 3 and not a.status().errors
+    assert a.match.depth == 3 and not a.status().errors and a.waiting == 0
     assert store.integrity() == "ok"
+
+
+def test_a_new_match_on_a_full_disk_keeps_the_box_up_and_is_written_when_it_can(store):
+    a, clock, shown = appliance(store)
+    a.step(Operator(Shot(0), clock.t))
+    old = a.match_id
+    fill(store)
+    a.step(Operator(NewMatch("casual-100", ("Cy", "Di")), clock.t))
+    a.step(Operator(Shot(0), clock.t))
+    assert a.match.rules.name == "casual-100" and a.match.depth == 1
+    assert "STORE FULL" in shown[-1] and a.match_id == old
+    store._db.execute("PRAGMA max_page_count=1073741823")
+    clock.t += 10
+    a.step(Tick(clock.t))
+    assert a.match_id != old and not a.status().errors
+    assert [m.outcome for m in store.matches()] == ["abandoned", "abandoned", None]
+    assert store.events(a.match_id) == [NewMatch("casual-100", ("Cy", "Di")), Shot(0)]
 
 
 def test_check_waits_for_the_ok_button(store):
@@ -155,4 +183,4 @@ def test_check_waits_for_the_ok_button(store):
     a.step(Operator(board((0, 15, True)), clock.t))
     assert a.match.expect().what == "confirm" and "CHECK" in shown[-1]
     a.step(ButtonPressed("ok", False, clock.t))
-    assert a.status() == DaemonStatus() and a.match.expect().what == "shot"
+    assert a.status() == Status() and a.match.expect().what == "shot"

@@ -8,8 +8,8 @@ import types
 import numpy as np
 import pytest
 
-from device.camera import PiCamera
 from device.config import CameraConfig
+from device.hardware.camera import PiCamera
 
 # A frame as OpenCV holds it (BGR): left half pure red, right half pure blue.
 H, W = 48, 64

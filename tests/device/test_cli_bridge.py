@@ -5,7 +5,7 @@ import subprocess
 import sys
 import threading
 
-from device.cli import main
+from device.commands.cli import main
 from hw_sim.mcu import SimulatedPico
 
 WAIT = 10.0
@@ -35,7 +35,7 @@ def next_event(q, name):
 def test_bridge_prints_events_and_counters_as_json_lines_until_ctrl_c():
     with SimulatedPico(seed=5, heartbeat_ms=100, debounce_ms=5) as pico:
         proc = subprocess.Popen(
-            [sys.executable, "-c", "from device.cli import main; raise SystemExit(main())",
+            [sys.executable, "-c", "from device.commands.cli import main; raise SystemExit(main())",
              "bridge", "--port", pico.path, "--heartbeat", "0.1", "--timeout", "0.5",
              "--thresholds", "20/10", "--status"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -2,9 +2,9 @@ from pathlib import Path
 
 from PIL import Image
 
-from device.cli import main
-from device.render import render
-from device.view import build
+from device.commands.cli import main
+from device.screen.draw import render
+from device.screen.view import build
 from rules.replay import replay_all
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from device.cli import main
+from device.commands.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples" / "matches").glob("*.jsonl"))
@@ -79,6 +79,6 @@ def test_the_scoreboard_is_printed_after_each_round(capsys):
 
 def test_the_console_script_reads_standard_input():
     path = next(p for p in EXAMPLES if p.stem == "casual-100")
-    done = subprocess.run([sys.executable, "-m", "device.cli", "replay", "-", "--json"],
+    done = subprocess.run([sys.executable, "-m", "device.commands.cli", "replay", "-", "--json"],
                           input=path.read_text(), capture_output=True, text=True, check=True)
     assert json.loads(done.stdout)["finished"] is True

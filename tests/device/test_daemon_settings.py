@@ -6,8 +6,9 @@ import termios
 import pytest
 
 from device.config import parse
+from device.core.inputs import Fault
 from device.daemon import Daemon
-from device.inputs import Fault
+from device.hardware.sim import SimHardware
 from hw_sim.table import SimTable, Wiring
 
 
@@ -18,14 +19,14 @@ def daemon(tmp_path):
                  "touch": {"baudrate": 57600},
                  "display": {"driver": "ssd1306", "contrast": 40}})
     table = SimTable(seed=4, wiring=Wiring(), width=320, height=240, heartbeat_ms=100)
-    with Daemon(cfg, table=table) as d:
+    with Daemon(cfg, hardware=SimHardware(cfg, table)) as d:
         yield d
     table.close()
 
 
 def test_the_display_contrast_reaches_the_panel(daemon):
     daemon.begin()   # shows the first frame: the panel's driver starts
-    assert daemon.table.oled_bus.contrast == 40
+    assert daemon.hardware.table.oled_bus.contrast == 40
 
 
 def test_the_touch_baudrate_is_the_serial_port_speed(daemon):
@@ -33,7 +34,7 @@ def test_the_touch_baudrate_is_the_serial_port_speed(daemon):
         item = daemon.inputs.get(timeout=10)
         if isinstance(item, Fault) and item.part == "touch":
             break
-    fd = os.open(daemon.table.port, os.O_RDWR | os.O_NOCTTY)
+    fd = os.open(daemon.hardware.table.port, os.O_RDWR | os.O_NOCTTY)
     try:
         ispeed, ospeed = termios.tcgetattr(fd)[4:6]
     finally:

@@ -8,10 +8,10 @@ import os
 import pytest
 from PIL import Image
 
-from device.display import DummyDisplay, OledDisplay, OledSettings, open_display
 from device.errors import DeviceError, DisplayError, DisplaySettingsError
-from device.render import render
-from device.view import build
+from device.hardware.display import DummyDisplay, OledDisplay, OledSettings
+from device.screen.draw import render
+from device.screen.view import build
 from hw_sim.oled import SimOledBus
 from rules.errors import CrokiscoreError
 from tests.device import scenes
@@ -157,26 +157,29 @@ def test_spi_without_its_drivers_is_a_display_error():
 
 @pytest.mark.parametrize("kw,words", [
     ({"driver": "ssd9999"}, "ssd1306, sh1106, ssd1309, ssd1322"),
-    ({"transport": "usb"}, "i2c or spi"),
+    ({"interface": "usb"}, "interface must be one of i2c, spi"),
     ({"address": 0x100}, "7-bit"),
     ({"rotate": 5}, "quarter turns"),
     ({"width": 96, "height": 16}, "at least 128x64"),
-    ({"contrast": 256}, "contrast must be 0 to 255"),
+    ({"width": 64}, "at least 128x64"),
+    ({"contrast": 256}, "contrast must be a whole number from 0 to 255"),
 ])
 def test_impossible_settings_are_refused_by_name(kw, words):
     with pytest.raises(DisplaySettingsError, match=words):
         OledSettings(**kw)
 
 
-def test_open_display_picks_the_panel_or_the_simulators():
+def test_each_backend_makes_the_configured_panel_or_the_simulators():
+    from device.config import parse
+    from device.hardware.pi import PiHardware
+
     s = OledSettings("ssd1322")
-    sim = open_display(s, backend="sim")
-    assert isinstance(sim, DummyDisplay) and (sim.width, sim.height, sim.mode) == (256, 64, "L")
-    pi = open_display(OledSettings(), backend="pi")
+    sim = DummyDisplay.like(s)
+    assert (sim.width, sim.height, sim.mode) == (256, 64, "L")
+    pi = PiHardware(parse({})).display(OledSettings())
     assert isinstance(pi, OledDisplay) and pi.mode == "1"
+    assert isinstance(PiHardware(parse({})).display(OledSettings("dummy")), DummyDisplay)
     assert OledSettings("ssd1322", greyscale=False).mode == "1"
-    with pytest.raises(DisplaySettingsError, match="'pi' or 'sim'"):
-        open_display(backend="cloud")
     sim.close()
     pi.close()
 
@@ -185,7 +188,7 @@ def test_importing_the_display_loads_no_driver():
     import subprocess
     import sys
 
-    code = ("import sys, device.display, device.render, device.view; "
+    code = ("import sys, device.hardware.display, device.screen.draw, device.screen.view; "
             "print(sorted(m for m in sys.modules if m.startswith(('luma.oled', 'smbus2', "
             "'spidev', 'RPi'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from device.cli import main
-from device.doctor import SHIPPED_FIRMWARE, examine
+from device.commands.cli import main
+from device.commands.doctor import SHIPPED_FIRMWARE, examine
 from device.store import EventStore
 from firmware_bridge.codec import Decoder, encode
 from firmware_bridge.messages import ChannelStatus, GetStatus, Hello, Status

@@ -3,8 +3,8 @@ import io
 import json
 import random
 
-from device.cli import main
-from device.history import as_csv, as_json, players_csv
+from device.commands.cli import main
+from device.commands.history import as_csv, as_json, players_csv
 from device.store import EventStore
 from hw_sim.scripted import play
 from rules import fold
@@ -18,7 +18,7 @@ def record(store, events, ts=1_700_000_000.0):
         store.append(match_id, ev, ts + i)
     m = fold(events)
     if m.finished:
-        store.finish(match_id, m.summary(), ts + len(events))
+        store.finish(match_id, m.summary().to_json(), ts + len(events))
     return m
 
 
@@ -53,7 +53,7 @@ def test_exports_hold_every_finished_match(tmp_path):
         record(store, list(play("casual-100", random.Random(9)))[:20])   # still in play
         rows = list(csv.DictReader(io.StringIO(as_csv(store))))
         assert [r["rules"] for r in rows] == ["casual-100", "tournament-singles"]
-        assert rows[0]["score"] == "-".join(map(str, done[0].summary()["score"]))
+        assert rows[0]["score"] == "-".join(map(str, done[0].summary().to_json()["score"]))
         data = as_json(store)
         assert [m["rules"] for m in data["matches"]] == ["casual-100", "tournament-singles"]
         assert {p["name"] for p in data["players"]} == {"Ann", "Bob"}

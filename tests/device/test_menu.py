@@ -1,6 +1,6 @@
 import pytest
 
-from device.menu import CLOSED, IDLE_TIMEOUT_S, ITEMS, Menu
+from device.core.menu import CLOSED, IDLE_TIMEOUT_S, ITEMS, Menu
 from rules import Confirm, Correction, NewMatch, Shot, Starter, Twenty, Undo
 from tests.builders import board, dart, play_round, shoot, start
 
@@ -59,7 +59,7 @@ def test_correcting_a_round_edits_each_sides_total_in_fives():
     buttons = ["menu"] * (correct + 1) + ["ok", "menu", "menu", "ok", "back", "ok"]
     _, [a] = presses(m, *buttons)
     assert a.event == Correction(totals=(25, 5))
-    assert m.apply(a.event).summary()["rounds"][0]["totals"] == [25, 5]
+    assert m.apply(a.event).summary().to_json()["rounds"][0]["totals"] == [25, 5]
 
 
 def test_crokidarts_corrects_the_turns_value():
@@ -67,7 +67,7 @@ def test_crokidarts_corrects_the_turns_value():
     correct = ITEMS.index("Correct round")
     _, [a] = presses(m, *(["menu"] * (correct + 1)), "ok", "menu", "ok")
     assert a.event == Correction(value=15)
-    assert m.apply(a.event).summary()["turn"]["value"] == 15
+    assert m.apply(a.event).summary().to_json()["turn"]["value"] == 15
 
 
 def test_who_starts_names_a_seat():
@@ -117,6 +117,6 @@ def test_a_twenty_credited_to_the_shooter_can_go_to_the_other_side():
     _, [a] = presses(m, *(["menu"] * (item + 1)), "ok")
     assert a.events == (Undo(), Twenty(0))
     m = m.apply(a.events[0]).apply(a.events[1])
-    assert m.summary()["rounds"][0]["twenties"] == [1, 0]
+    assert m.summary().to_json()["rounds"][0]["twenties"] == [1, 0]
     _, actions = presses(shoot(start(), 2), *(["menu"] * (item + 1)), "ok")
     assert actions == []                                     # the latest event is not a 20

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from device.config import parse
 from device.daemon import Daemon
+from device.hardware.sim import SimHardware
 from device.notify import Notifier
 from hw_sim.table import SimTable, Wiring
 
@@ -48,7 +49,7 @@ def test_the_faults_on_the_display_reach_systemctl_status(tmp_path):
     notifier = ThreadNotingNotifier({"NOTIFY_SOCKET": str(path)})
     clear = b"STATUS=scoring tournament-singles"
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server, \
-            Daemon(cfg, table=table, notifier=notifier) as daemon:
+            Daemon(cfg, hardware=SimHardware(cfg, table), notifier=notifier) as daemon:
         server.bind(str(path))
         server.settimeout(10)
         stop = threading.Event()

@@ -4,7 +4,7 @@ from dataclasses import replace
 
 import vision
 from device.config import parse
-from device.reading import VisionReader
+from device.reading.vision import VisionReader
 from hw_sim.discs import BoardState, PlacedDisc
 from hw_sim.table import SimTable
 
@@ -47,12 +47,13 @@ def test_a_confirmed_one_side_board_teaches_that_side_s_colour(tmp_path):
     board of the other colour is the other side's."""
     import queue
 
-    from device.appliance import Appliance
-    from device.camera import TableCamera
-    from device.inputs import BoardRead, Operator
-    from device.scoreboard import TextScreen
+    from device.core.inputs import BoardRead, Operator
+    from device.core.state import Settings
+    from device.hardware.camera import TableCamera
+    from device.reading.watcher import BoardWatcher, Settle
+    from device.screen.text import TextScreen
+    from device.shell import Shell, StoreHandle
     from device.store import EventStore
-    from device.watcher import BoardWatcher, Settle
     from rules import Confirm, NewMatch, Shot
 
     with SimTable(seed=5, width=1014, height=760) as table, \
@@ -66,10 +67,10 @@ def test_a_confirmed_one_side_board_teaches_that_side_s_colour(tmp_path):
         watcher = BoardWatcher(TableCamera(table.camera), reader, inputs.put,
                                Settle(frames=1, interval_s=0.0, threshold=255.0))
         t = [1000.0]
-        a = Appliance(store, TextScreen(lambda _: None), NewMatch("tournament-singles",
-                                                                 ("Ann", "Bob")),
-                      board=watcher, clock=lambda: t[0], wall=lambda: t[0])
-        a.restore()
+        a = Shell(Settings(NewMatch("tournament-singles", ("Ann", "Bob"))),
+                  StoreHandle(store.path, store), TextScreen(lambda _: None), reading=watcher,
+                  clock=lambda: t[0], wall=lambda: t[0])
+        a.start()
 
         def round_with(board: BoardState):
             table.set_board(board)

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from device.display import DummyDisplay
-from device.render import render
+from device.hardware.display import DummyDisplay
+from device.screen.draw import render
 from tests.device.scenes import SCENES, Scene
 
 GOLDEN = Path(__file__).parent / "golden"

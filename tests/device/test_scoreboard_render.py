@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from device.glyphs import SMALL, TINY, Face, draw_text, fit_text, text_width
-from device.render import render
-from device.view import Status, build
+from device.screen.draw import render
+from device.screen.glyphs import SMALL, TINY, Face, draw_text, fit_text, text_width
+from device.screen.view import Status, build
 from hw_sim.scripted import play
 from rules import PRESETS, fold
 from tests.device import scenes

@@ -2,9 +2,9 @@ import random
 
 import pytest
 
-from device.view import ScoreView, Status, build, twenty_side
+from device.screen.view import ScoreView, Status, build
 from hw_sim.scripted import play
-from rules import PRESETS, Confirm, Match, Shot, Twenty, fold
+from rules import PRESETS, Confirm, Match, NotAwaited, Shot, Twenty, fold
 from tests.builders import play_round, shoot, start
 from tests.device import scenes
 
@@ -130,12 +130,12 @@ def test_history_keeps_the_latest_rounds():
 
 def test_twenty_side_is_the_shooters_unless_named():
     m = shoot(play_round(start("tournament-doubles"), [], []), 1)  # round 2: seat 1 shoots
-    assert twenty_side(m, Twenty()) == 1
-    assert twenty_side(m, Twenty(0)) == 0
+    assert m.twenty_side(Twenty()) == 1
+    assert m.twenty_side(Twenty(0)) == 0
     m = start("crokidarts").apply(Shot(0))
-    assert twenty_side(m, Twenty()) == 0
-    with pytest.raises(ValueError, match="during a shot"):
-        twenty_side(start("casual-100"), Twenty())
+    assert m.twenty_side(Twenty()) == 0
+    with pytest.raises(NotAwaited, match="during a shot"):
+        start("casual-100").twenty_side(Twenty())
 
 
 @pytest.mark.parametrize("rules", sorted(PRESETS))
@@ -147,7 +147,7 @@ def test_every_state_of_a_whole_match_makes_a_view(rules):
     for ev in events[1:]:
         m = m.apply(ev)
         v = build(m)
-        assert v.score == tuple(m.summary()["score"])
+        assert v.score == tuple(m.summary().to_json()["score"])
         assert (v.side_up is None) == (v.seat is None)
         assert all(n >= 0 for n in v.discs_left)
     assert v.finished and v.winner == m.winner

@@ -3,10 +3,10 @@ import queue
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from device.buttons import Buttons
+from device.core.inputs import ButtonPressed, Fault, HoleDrop
 from device.errors import SensorError
-from device.hole import HoleSensor, PulseFilter, PulseLimits
-from device.inputs import ButtonPressed, Fault, HoleDrop
+from device.hardware.buttons import Buttons
+from device.hardware.hole import HoleSensor, PulseFilter, PulseLimits
 
 LIMITS = PulseLimits(min_ms=0.5, max_ms=200.0, refractory_ms=40.0)
 

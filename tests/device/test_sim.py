@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from device.commands.simulation import Simulation, compare
 from device.config import parse
-from device.sim import Simulation, compare
 
 GAMES = [("tournament-singles", None, 3), ("tournament-doubles", None, 4),
          ("casual-100", None, 3), ("casual-100-doubles", None, 5),
@@ -26,7 +26,7 @@ def config(tmp_path):
 @pytest.mark.parametrize(("rules", "options", "seed"), GAMES, ids=[g[0] for g in GAMES])
 def test_a_whole_simulated_match_is_scored_as_it_truly_was(tmp_path, rules, options, seed):
     outcome = Simulation(config(tmp_path), rules, seed, options=options).run()
-    assert outcome.result["finished"]
+    assert outcome.result.finished
     assert compare(outcome.result, outcome.truth) == []
     assert outcome.tally.unflagged == [], "a wrong reading was not marked CHECK"
 

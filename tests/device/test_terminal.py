@@ -1,8 +1,8 @@
 from PIL import Image
 
-from device.render import render
-from device.terminal import BLOCKS, to_text
-from device.view import build
+from device.screen.draw import render
+from device.screen.terminal import BLOCKS, to_text
+from device.screen.view import build
 from tests.device import scenes
 
 
@@ -42,7 +42,7 @@ def test_faint_marks_are_dark_and_odd_heights_are_padded():
 def test_braille_keeps_every_pixel_in_a_quarter_of_the_columns():
     from PIL import Image
 
-    from device.terminal import fitting, to_braille
+    from device.screen.terminal import fitting, to_braille
     img = Image.new("1", (128, 64), 0)
     img.putpixel((0, 0), 1)          # dot 1 of the first cell
     img.putpixel((127, 63), 1)       # dot 8 of the last cell

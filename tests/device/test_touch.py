@@ -7,8 +7,8 @@ import tty
 
 import pytest
 
-from device.inputs import Fault, TouchChanged
-from device.touch import SENSOR_FAULT, SensorBar
+from device.core.inputs import Fault, TouchChanged
+from device.hardware.touch import SENSOR_FAULT, SensorBar
 from firmware_bridge.codec import encode
 from firmware_bridge.link import LinkTiming
 from firmware_bridge.messages import Heartbeat, Hello
@@ -121,7 +121,9 @@ def raw_mcu():
     os.close(slave)
 
 
-def test_an_incompatible_firmware_stays_on_the_display_until_a_compatible_one_boots(raw_mcu):
+@pytest.mark.parametrize("boot_id, seq", [(0x5678, 0), (0x1234, 2)], ids=["reflashed", "same-boot"])
+def test_an_incompatible_firmware_stays_on_the_display_until_a_compatible_hello(raw_mcu, boot_id,
+                                                                                 seq):
     master, path = raw_mcu
     q = queue.Queue()
     patient = LinkTiming(heartbeat_s=0.05, mcu_timeout_s=5.0)
@@ -133,5 +135,5 @@ def test_an_incompatible_firmware_stays_on_the_display_until_a_compatible_one_bo
         # Incompatible, then the boot itself: the boot must not clear the firmware fault.
         assert [next_of(q, Fault).message for _ in range(2)] == [
             "sensor bar firmware: update it"] * 2
-        os.write(master, encode(Hello(1, (1, 0, 0), 0x5678, 3), 0))
+        os.write(master, encode(Hello(1, (1, 0, 0), boot_id, 3), seq))
         assert next_of(q, Fault).message is None

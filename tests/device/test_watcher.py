@@ -6,9 +6,9 @@ import cv2
 import numpy as np
 import pytest
 
-from device.camera import FolderCamera
-from device.inputs import BoardFailed, BoardRead
-from device.watcher import BoardWatcher, Settle
+from device.core.inputs import BoardFailed, BoardRead
+from device.hardware.camera import FolderCamera
+from device.reading.watcher import BoardWatcher, Settle
 from rules import Disc
 
 

@@ -8,6 +8,7 @@ from firmware_bridge.codec import (
     FLAG,
     MAX_STUFFED,
     Decoder,
+    DecoderStats,
     Frame,
     crc16,
     decode_all,
@@ -128,6 +129,20 @@ def test_a_flagless_flood_is_dropped_without_growing_and_the_next_frame_survives
         assert len(decoder._pending) <= MAX_STUFFED
     assert decoder.feed(frame) == [Frame(9, Heartbeat(5, 1))]
     assert decoder.stats().bytes_skipped == 100_000
+    assert decoder.stats().malformed == 1  # one segment, however long
+
+
+def test_an_oversized_segment_counts_the_same_however_the_reads_split_it():
+    frame = encode(Heartbeat(5, 1), 9)
+    stream = b"\x7e" + b"\x55" * (MAX_STUFFED + 40) + frame
+    whole = Decoder()
+    assert whole.feed(stream) == [Frame(9, Heartbeat(5, 1))]
+    assert whole.stats() == DecoderStats(frames=1, malformed=1, bytes_skipped=MAX_STUFFED + 40)
+    for cut in range(len(stream) + 1):
+        decoder = Decoder()
+        frames = decoder.feed(stream[:cut]) + decoder.feed(stream[cut:])
+        assert frames == [Frame(9, Heartbeat(5, 1))]
+        assert decoder.stats() == whole.stats(), f"cut at {cut}"
 
 
 @given(st.lists(st.tuples(st.integers(0, 255), s.message), max_size=30))

@@ -13,8 +13,11 @@ import pytest
 from firmware_bridge.codec import Decoder, encode
 from firmware_bridge.events import (
     Incompatible,
+    LinkDown,
     LinkUp,
     McuBooted,
+    McuFound,
+    McuLost,
     McuStatus,
     SensorState,
     Touch,
@@ -35,33 +38,50 @@ WAIT = 5.0
 
 
 class ScriptedMcu:
-    def __init__(self):
+    """A pty behind a fixed path, as /dev/serial/by-id/ gives: :meth:`unplug` closes the pty and
+    removes the path, :meth:`replug` puts a new pty behind it."""
+
+    def __init__(self, directory):
+        self.path = os.path.join(directory, "usb-scripted-sensor-bar")
+        self.marker = 0
+        self.master = self.slave = None
+        self.replug()
+
+    def replug(self):
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)
-        self.path = os.ttyname(self.slave)
+        os.symlink(os.ttyname(self.slave), self.path)
         self.decoder = Decoder()
-        self.marker = 0
+
+    def unplug(self):
+        os.remove(self.path)
+        self.close()
 
     def close(self):
-        os.close(self.master)
-        os.close(self.slave)
+        for fd in (self.master, self.slave):
+            if fd is not None:
+                os.close(fd)
+        self.master = self.slave = None
 
     def write(self, message, seq):
         os.write(self.master, encode(message, seq))
 
-    def read_host(self):
-        """What the host sent since the last call; waits up to WAIT for at least one frame."""
+    def read_frames(self):
+        """The frames the host sent since the last call; waits up to WAIT for at least one."""
         got = []
         while not got:
             ready, _, _ = select.select([self.master], [], [], WAIT)
             assert ready, "the host sent nothing"
-            got = [f.message for f in self.decoder.feed(os.read(self.master, 4096))]
+            got = self.decoder.feed(os.read(self.master, 4096))
         return got
+
+    def read_host(self):
+        return [f.message for f in self.read_frames()]
 
 
 @pytest.fixture
-def mcu():
-    m = ScriptedMcu()
+def mcu(tmp_path):
+    m = ScriptedMcu(str(tmp_path))
     yield m
     m.close()
 
@@ -176,3 +196,88 @@ def test_a_request_gets_its_own_answer_even_after_others(link, mcu):
     got = answers.get(timeout=WAIT)
     t.join(WAIT)
     assert (got.request, got.touched, got.channels[0].touch_threshold) == (request, 0b1000, 30)
+
+
+def test_the_host_numbers_its_frames_from_zero_each_time_it_opens_the_port(link, mcu):
+    seqs = []
+    while len(seqs) < 3:
+        seqs += [f.seq for f in mcu.read_frames()]
+    assert seqs[:3] == [0, 1, 2]
+    mcu.unplug()
+    while not isinstance(link.events.get(timeout=WAIT), LinkDown):
+        pass
+    mcu.replug()
+    while not isinstance(link.events.get(timeout=WAIT), LinkUp):
+        pass
+    first = mcu.read_frames()[0]
+    assert (first.seq, first.message) == (0, HostHeartbeat())
+    assert link.stats().reconnects == 1
+
+
+def test_a_compatible_hello_from_the_same_boot_lifts_the_refusal(link, mcu):
+    mcu.write(Hello(2, (9, 0, 0), 0xB2, 1), 0)
+    mcu.write(TouchChange(0, True, 10, 1), 1)
+    mcu.write(Hello(1, (1, 0, 0), 0xB2, 1), 2)   # the same boot, now speaking version 1
+    mcu.write(TouchChange(1, True, 20, 1), 3)
+    seen = events_until_marker(link, mcu, 4)
+    assert [e.protocol for e in seen if isinstance(e, Incompatible)] == [2]
+    booted = [e for e in seen if isinstance(e, McuBooted)]
+    assert [(e.boot_id, e.protocol) for e in booted] == [(0xB2, 2), (0xB2, 1)]
+    assert [e.quadrant for e in seen if isinstance(e, Touch)] == [1]
+    assert (link.stats().mcu_reboots, link.stats().sequence_gaps) == (0, 0)
+
+
+def test_an_incompatible_hello_from_the_same_boot_is_refused(link, mcu):
+    mcu.write(Hello(1, (1, 0, 0), 0xB3, 1), 0)
+    mcu.write(TouchChange(0, True, 10, 1), 1)
+    mcu.write(Hello(3, (9, 0, 0), 0xB3, 1), 2)
+    mcu.write(TouchChange(1, True, 20, 1), 3)
+    mcu.write(Hello(1, (1, 0, 0), 0xB4, 3), 0)   # reflashed: the marker is heard again
+    seen = events_until_marker(link, mcu, 1)
+    assert [e.protocol for e in seen if isinstance(e, Incompatible)] == [3]
+    assert [e.quadrant for e in seen if isinstance(e, Touch)] == [0]
+
+
+def test_the_mcu_is_lost_after_three_of_its_announced_heartbeat_periods(mcu):
+    quick = LinkTiming(heartbeat_s=0.02, mcu_timeout_s=0.1)
+    with Link(mcu.path, timing=quick) as link:
+        def next_event():
+            return link.events.get(timeout=WAIT)
+
+        assert isinstance(next_event(), LinkUp)
+        # Before any hello the configured timeout is all the link has to go on.
+        lost = next_event()
+        assert isinstance(lost, McuLost) and lost.boot_id is None
+        assert lost.silent_s >= quick.mcu_timeout_s
+        mcu.write(Hello(1, (1, 0, 0), 0xD0, 1, 4, 200), 0)
+        assert isinstance(next_event(), McuBooted)
+        lost = next_event()
+        assert isinstance(lost, McuLost) and lost.boot_id == 0xD0
+        assert lost.silent_s >= 3 * 0.200
+        mcu.write(Heartbeat(1, 0xD0), 1)
+        found = next_event()
+        assert isinstance(found, McuFound) and found.silent_s >= 3 * 0.200
+        # Three periods of a fast bar are shorter than the configured timeout: that one holds.
+        mcu.write(Hello(1, (1, 0, 0), 0xD1, 1, 4, 10), 0)
+        assert next_event().boot_id == 0xD1
+        lost = next_event()
+        assert isinstance(lost, McuLost) and lost.boot_id == 0xD1
+        assert quick.mcu_timeout_s <= lost.silent_s < 3 * 0.200
+        assert link.stats().mcu_lost == 3
+
+
+def test_the_refusal_outlasts_a_reopening_of_the_port(link, mcu):
+    mcu.write(Hello(2, (9, 0, 0), 0xB5, 1), 0)
+    while not isinstance(link.events.get(timeout=WAIT), Incompatible):
+        pass
+    mcu.unplug()
+    while not isinstance(link.events.get(timeout=WAIT), LinkDown):
+        pass
+    mcu.replug()
+    while not isinstance(link.events.get(timeout=WAIT), LinkUp):
+        pass
+    mcu.write(TouchChange(0, True, 10, 1), 2)    # the same boot, no hello: still refused
+    mcu.write(Hello(1, (1, 0, 0), 0xB6, 3), 0)   # reflashed
+    mcu.write(TouchChange(1, True, 10, 1), 1)
+    seen = events_until_marker(link, mcu, 2)
+    assert [e.quadrant for e in seen if isinstance(e, Touch)] == [1]

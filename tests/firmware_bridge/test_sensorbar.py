@@ -181,6 +181,23 @@ def test_the_first_host_frame_gets_a_hello_and_so_does_one_after_a_silence():
     assert len(of(Hello, b.said())) == 1
 
 
+def test_a_host_frame_numbered_0_gets_a_hello_however_recent_the_last_one():
+    # A host that has just opened the port numbers its first frame 0; the host before it may
+    # have spoken a moment ago, so the host timeout alone would leave it without a hello.
+    b = Bench(host_timeout_ms=60_000)
+    b.said()
+    b.send(HostHeartbeat())
+    b.send(HostHeartbeat())
+    b.run_ms(1)
+    assert len(of(Hello, b.said())) == 1
+    b.host_seq = 0
+    b.send(GetStatus(3))
+    b.run_ms(1)
+    said = b.said()
+    assert [type(m) for m in said] == [Hello, Status]
+    assert said[0] == Hello(1, sensorbar.FIRMWARE, 0xB007, 1, 4, 500)
+
+
 def test_set_thresholds_reaches_the_chip_in_stop_mode_and_answers_with_status():
     b = Bench()
     b.run_ms(2)

@@ -82,7 +82,7 @@ def touch_and_release(pico, events, quadrant):
 def test_touch_events_arrive_for_every_quadrant_in_order(pico, link, events):
     booted = events.wait_for(McuBooted)
     assert booted.boot_id == pico.boot_id
-    assert (booted.firmware, booted.protocol, booted.reset_cause) == ("1.0.0", 1, "power-on")
+    assert (booted.firmware, booted.protocol, booted.reset_cause) == ("1.0.1", 1, "power-on")
     assert booted.previous_boot_id is None
     for q in range(4):
         on, off = touch_and_release(pico, events, q)
@@ -143,6 +143,18 @@ def test_a_replug_that_kept_power_carries_on_with_the_same_boot(pico, link, even
     assert link.stats().mcu_reboots == 0
 
 
+def test_a_host_that_opens_the_port_right_after_another_hears_the_hello():
+    # A daemon restarted at once: the bar heard the last host a moment ago, and says hello
+    # because the new host's first frame is numbered 0.
+    with SimulatedPico(seed=5, heartbeat_ms=50, host_timeout_ms=60_000, watchdog_ms=None) as pico:
+        with Link(pico.path, timing=TIMING) as first:
+            booted = Events(first.events).wait_for(McuBooted)
+        with Link(pico.path, timing=TIMING) as second:
+            again = Events(second.events).wait_for(McuBooted)
+        assert again.boot_id == booted.boot_id == pico.boot_id
+        assert again.previous_boot_id is None
+
+
 def test_a_reboot_mid_stream_is_reported(pico, link, events):
     first = events.wait_for(McuBooted)
     pico.touch(2)
@@ -170,6 +182,20 @@ def test_a_silent_mcu_is_reported_lost_within_the_timeout_and_found_again(pico, 
     found = events.wait_for(McuFound)
     assert found.boot_id == booted.boot_id and found.silent_s >= TIMING.mcu_timeout_s
     assert link.stats().mcu_lost == 1
+
+
+def test_a_silent_mcu_is_found_again_after_the_port_was_reopened(pico, link, events):
+    booted = events.wait_for(McuBooted)
+    pico.hang()
+    events.wait_for(McuLost)
+    pico.unplug()
+    events.wait_for(LinkDown)
+    pico.replug(power_cycle=False)  # a bar powered on its own: the same boot carries on
+    events.wait_for(LinkUp)
+    pico.resume()
+    found = events.wait_for(McuFound)
+    assert found.boot_id == booted.boot_id and found.silent_s >= TIMING.mcu_timeout_s
+    assert len(events.of(McuLost)) == 1 and len(events.of(McuBooted)) == 1
 
 
 def test_a_hung_mcu_is_reset_by_its_watchdog():

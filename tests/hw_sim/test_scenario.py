@@ -95,7 +95,7 @@ def test_true_zones_agree_with_the_rules_zone_function(matches, name):
 @pytest.mark.parametrize("name", [n for n in PRESETS if PRESETS[n].game != "crokidarts"])
 def test_each_round_scores_what_the_settled_board_shows(matches, name):
     sc = matches[name]
-    rounds = sc.match.summary()["rounds"]
+    rounds = sc.match.summary().to_json()["rounds"]
     boards = sc.boards()
     assert len(boards) == len(rounds)
     for board, rnd in zip(boards, rounds, strict=True):

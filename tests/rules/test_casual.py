@@ -15,32 +15,32 @@ def test_twelve_discs_each_and_the_first_shot_alternates_by_round():
 def test_worked_example_sixty_to_thirty_five_wins_the_difference():
     m = start("casual-100")
     m = play_round(m, [15, 15, 10, 10, 10], [15, 10, 10])
-    r = m.summary()["rounds"][0]
+    r = m.summary().to_json()["rounds"][0]
     assert r["totals"] == [60, 35]
     assert r["points"] == [25, 0]
-    assert m.summary()["score"] == [25, 0]
+    assert m.summary().to_json()["score"] == [25, 0]
 
 
 def test_twenties_count_in_the_round_total():
     m = start("casual-100")
     m = play_round(m, [5], [15], twenties={0: [None]})      # Ann 20 + 5 = 25, Bob 15
-    assert m.summary()["rounds"][0]["totals"] == [25, 15]
-    assert m.summary()["score"] == [10, 0]
+    assert m.summary().to_json()["rounds"][0]["totals"] == [25, 15]
+    assert m.summary().to_json()["score"] == [10, 0]
 
 
 def test_a_tied_round_gives_nobody_points():
     m = play_round(start("casual-100"), [10], [5, 5])
-    assert m.summary()["score"] == [0, 0]
+    assert m.summary().to_json()["score"] == [0, 0]
 
 
 def test_first_to_reach_one_hundred_wins_at_the_end_of_that_round():
     m = start("casual-100")
     for _ in range(3):
         m = play_round(m, [15, 15], [])                     # +30 a round
-    assert m.summary()["score"] == [90, 0] and not m.finished
+    assert m.summary().to_json()["score"] == [90, 0] and not m.finished
     m = play_round(m, [], [15])                             # Bob +15
     m = play_round(m, [10, 5], [])                          # Ann +15: 105
-    s = m.summary()
+    s = m.summary().to_json()
     assert s["finished"] and s["winner"] == 0 and s["score"] == [105, 15]
 
 
@@ -52,7 +52,7 @@ def test_the_target_is_an_option():
 
 def test_doubles_partners_sit_opposite_and_the_next_round_starts_to_the_left():
     m = start("casual-100-doubles")
-    assert m.summary()["teams"] == ["Ann & Cat", "Bob & Dan"]
+    assert m.summary().to_json()["teams"] == ["Ann & Cat", "Bob & Dan"]
     starters = []
     for _ in range(5):
         starters.append(m.expect().seat)
@@ -71,5 +71,5 @@ def test_only_one_side_scores_in_a_round():
     m = start("casual-100")
     for z0, z1 in [([15], [10]), ([5], [15, 15]), ([10], [10])]:
         m = play_round(m, z0, z1)
-    for r in m.summary()["rounds"]:
+    for r in m.summary().to_json()["rounds"]:
         assert min(r["points"]) == 0

@@ -29,8 +29,8 @@ def test_undo_returns_exactly_the_previous_state_and_keeps_going_back():
 def test_undo_takes_back_a_correction_and_a_foul():
     m = play_round(start("casual-100"), [15], [5], twenties={0: [None]})
     corrected = m.apply(Correction(totals=(35, 10)))
-    assert corrected.summary()["score"] == [25, 0]
-    assert corrected.apply(Undo()).summary()["score"] == [30, 0]
+    assert corrected.summary().to_json()["score"] == [25, 0]
+    assert corrected.apply(Undo()).summary().to_json()["score"] == [30, 0]
     fouled = m.apply(Foul())
     assert fouled.apply(Undo()) is m
 
@@ -43,7 +43,7 @@ def test_an_uncertain_disc_holds_the_match_until_confirmed():
         m.apply(Shot(1))
     m = m.apply(Confirm())
     assert m.expect().what == "shot"
-    assert m.summary()["rounds"][0]["totals"] == [15, 10]
+    assert m.summary().to_json()["rounds"][0]["totals"] == [15, 10]
     with pytest.raises(NotAwaited, match="nothing to confirm"):
         m.apply(Confirm())
 
@@ -51,7 +51,7 @@ def test_an_uncertain_disc_holds_the_match_until_confirmed():
 def test_a_correction_by_totals_replaces_the_board_value_and_keeps_the_twenties():
     m = play_round(start("tournament-singles"), [15], [10], twenties={1: [None]})  # 15 - 30
     m = m.apply(Correction(totals=(15, 35)))
-    r = m.summary()["rounds"][0]
+    r = m.summary().to_json()["rounds"][0]
     assert r["totals"] == [15, 35] and r["board"] == [15, 15] and r["corrected"]
     with pytest.raises(IllegalEvent, match="cannot be made with its 1 20"):
         m.apply(Correction(totals=(15, 10)))
@@ -63,7 +63,7 @@ def test_a_correction_by_discs_replaces_the_reading_and_clears_a_check():
     m = shoot(start("tournament-singles")).apply(board((0, 15, True)))
     m = m.apply(Correction(discs=(Disc(0, 10),)))
     assert m.expect().what == "shot"
-    assert m.summary()["rounds"][0]["totals"] == [10, 0]
+    assert m.summary().to_json()["rounds"][0]["totals"] == [10, 0]
 
 
 def test_an_earlier_round_can_be_corrected_and_the_score_follows():
@@ -72,7 +72,7 @@ def test_an_earlier_round_can_be_corrected_and_the_score_follows():
     m = play_round(m, [5], [10])                  # Bob 2-2
     m = shoot(m, 3)                               # round 3 under way
     m = m.apply(Correction(totals=(5, 10), round=1))
-    assert m.summary()["score"] == [0, 4]
+    assert m.summary().to_json()["score"] == [0, 4]
     assert m.expect().what == "shot"              # play goes on where it was
     with pytest.raises(IllegalEvent, match="cannot correct round 3: it has not been read"):
         m.apply(Correction(totals=(0, 0), round=3))
@@ -97,9 +97,9 @@ def test_correcting_the_last_round_can_decide_or_reopen_the_match():
 
 def test_a_foul_after_the_reading_rescores_the_round():
     m = play_round(start("tournament-singles"), [], [5], twenties={15: [None]})   # Bob's last: 20
-    assert m.summary()["rounds"][0]["totals"] == [0, 25]
+    assert m.summary().to_json()["rounds"][0]["totals"] == [0, 25]
     m = m.apply(Foul())
-    assert m.summary()["rounds"][0]["totals"] == [0, 5]
+    assert m.summary().to_json()["rounds"][0]["totals"] == [0, 5]
     with pytest.raises(IllegalEvent, match="already marked foul"):
         m.apply(Foul())
 
@@ -112,7 +112,7 @@ def test_corrections_name_the_right_field_per_game():
     with pytest.raises(EventError, match="give 'value'"):
         d.apply(Correction(totals=(10, 0)))
     d = d.apply(Correction(value=15))
-    assert d.summary()["turn"]["value"] == 15
+    assert d.summary().to_json()["turn"]["value"] == 15
     with pytest.raises(NotAwaited, match="nothing to correct"):
         start("tournament-singles").apply(Correction(totals=(0, 0)))
 
@@ -121,9 +121,9 @@ def test_while_the_board_is_awaited_the_operators_count_stands_in_for_the_camera
     m = shoot(start("tournament-singles"), twenties={3: [None]})    # Bob has a 20
     assert m.expect().what == "board"
     m = m.apply(Correction(totals=(30, 35)))
-    r = m.summary()["rounds"][0]
+    r = m.summary().to_json()["rounds"][0]
     assert (r["totals"], r["board"], r["corrected"]) == ([30, 35], [30, 15], True)
     assert m.expect().what == "shot"
     d = start("crokidarts").apply(Shot(0))
     d = d.apply(Correction(value=10))
-    assert d.summary()["turn"]["value"] == 10 and d.expect().what == "shot"
+    assert d.summary().to_json()["turn"]["value"] == 10 and d.expect().what == "shot"

@@ -45,7 +45,7 @@ def to_score(m, seat_score):
 
 
 def score(m):
-    return m.summary()["score"]
+    return m.summary().to_json()["score"]
 
 
 def test_a_turn_is_five_shots_each_read_then_the_turn_passes():
@@ -58,7 +58,7 @@ def test_a_turn_is_five_shots_each_read_then_the_turn_passes():
         m = dart(m, 10, 5)
     assert m.expect().seat == 1
     assert score(m) == [15, 0]
-    assert m.summary()["rounds"][-1]["status"] == "scored"
+    assert m.summary().to_json()["rounds"][-1]["status"] == "scored"
 
 
 def test_the_turn_value_is_its_twenties_plus_the_discs_left_on_the_board():
@@ -76,7 +76,7 @@ def test_worked_example_from_385_a_twenty_busts_at_once_and_the_score_stays():
     assert score(m) == [385, 0]
     m = m.apply(Shot(0)).apply(Twenty())
     assert m.expect().what == "shot" and m.expect().seat == 1   # the turn is over at once
-    assert m.summary()["rounds"][-1]["status"] == "bust"
+    assert m.summary().to_json()["rounds"][-1]["status"] == "bust"
     assert score(m) == [385, 0]
 
 
@@ -92,7 +92,7 @@ def test_worked_example_from_385_fifteen_is_left_as_one_15_or_a_10_and_a_5(finis
 def test_worked_example_from_390_a_15_with_discs_left_is_not_yet_a_bust():
     m = to_score(darts(), 390)
     m = dart(m, 15)                       # 405, but discs in hand
-    assert m.expect().seat == 0 and m.summary()["turn"]["value"] == 15
+    assert m.expect().seat == 0 and m.summary().to_json()["turn"]["value"] == 15
     # a) knock the 15 into the 10 ring (both discs now 10s), clear both, then a 10
     a = dart(dart(dart(m, 10, 10)), 10)
     # b) clear the board first, then a 10
@@ -106,7 +106,7 @@ def test_past_the_target_after_the_last_disc_is_a_bust():
     m = to_score(darts(), 390)
     for _ in range(5):
         m = dart(m, 15)
-    assert m.summary()["rounds"][-1]["status"] == "bust"
+    assert m.summary().to_json()["rounds"][-1]["status"] == "bust"
     assert score(m) == [390, 0]
     assert m.expect().seat == 1
 
@@ -114,9 +114,9 @@ def test_past_the_target_after_the_last_disc_is_a_bust():
 def test_reaching_exactly_400_stops_the_turn_and_a_checkout_20_wins_the_leg():
     m = to_score(darts(legs=2), 385)
     m = dart(m, 15)
-    assert m.summary()["turn"]["discs_left"] == 4   # discs left, but no longer needed
+    assert m.summary().to_json()["turn"]["discs_left"] == 4   # discs left, but no longer needed
     m = m.apply(Shot(0)).apply(Twenty())
-    s = m.summary()
+    s = m.summary().to_json()
     assert s["legs"] == [1, 0] and s["rounds"][-1]["status"] == "won"
     exp = m.expect()
     assert exp.seat == 1 and not exp.checkout      # a new leg, started by the other player
@@ -128,7 +128,7 @@ def test_a_missed_checkout_passes_the_turn_and_later_attempts_are_single_free_sh
     m = to_score(darts(), 385)
     m = dart(m, 15)
     m = dart(m, 10)                               # the checkout shot stays on the board: missed
-    assert m.summary()["rounds"][-1]["status"] == "missed"
+    assert m.summary().to_json()["rounds"][-1]["status"] == "missed"
     assert score(m) == [400, 0]
     m = blank(m)                                  # Bob
     exp = m.expect()
@@ -137,14 +137,14 @@ def test_a_missed_checkout_passes_the_turn_and_later_attempts_are_single_free_sh
     assert m.expect().seat == 1
     m = blank(m)
     m = dart(m, twenties=1)
-    assert m.summary()["legs"] == [1, 0]
+    assert m.summary().to_json()["legs"] == [1, 0]
 
 
 def test_a_checkout_counts_a_disc_knocked_into_the_hole():
     m = to_score(darts(), 385)
     m = dart(m, 15)
     m = m.apply(Shot(0)).apply(Twenty())
-    assert m.summary()["legs"] == [1, 0]
+    assert m.summary().to_json()["legs"] == [1, 0]
 
 
 def test_a_twenty_to_exactly_400_still_waits_for_the_board():
@@ -171,7 +171,7 @@ def test_legs_and_sets_are_counted_and_the_start_alternates_by_leg_and_by_set():
     for winner in (0, 0, 1, 0, 0):                # set 1: Ann 2-0; set 2: Bob, Ann, Ann
         starters.append(m.expect().seat)
         m = win_leg(m, winner)
-    s = m.summary()
+    s = m.summary().to_json()
     assert s["finished"] and s["winner"] == 0 and s["sets"] == [2, 0]
     # set 1 legs start Ann, Bob; set 2 is started by Bob, then alternates
     assert starters == [0, 1, 1, 0, 1]
@@ -191,7 +191,7 @@ def test_a_foul_voids_the_shots_twenty_and_can_undo_a_bust():
     m = m.apply(parse_event({"type": "foul"}))
     assert m.expect().what == "board" and m.expect().seat == 0   # the turn goes on
     m = m.apply(board())
-    assert m.summary()["turn"]["value"] == 0
+    assert m.summary().to_json()["turn"]["value"] == 0
 
 
 def test_every_disc_is_the_shooters():

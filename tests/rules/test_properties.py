@@ -1,5 +1,6 @@
 """Properties that must hold for every match, checked on matches the scripted players make."""
 
+import contextlib
 import json
 import random
 
@@ -105,10 +106,10 @@ def test_a_crokidarts_turn_never_ends_above_the_target(seed, style):
 @given(st.sampled_from(["casual-100", "casual-100-doubles"]), seeds, styles)
 def test_in_a_casual_round_at_most_one_side_gains(rules, seed, style):
     m = fold(events_of(rules, seed, style))
-    for r in m.summary()["rounds"]:
+    for r in m.summary().to_json()["rounds"]:
         assert min(r["points"]) == 0
         assert max(r["points"]) == abs(r["totals"][0] - r["totals"][1])
-    assert max(m.summary()["score"]) >= 100
+    assert max(m.summary().to_json()["score"]) >= 100
 
 
 def _random_event(rnd: random.Random):
@@ -137,3 +138,37 @@ def test_any_event_at_any_moment_is_either_applied_or_refused_with_a_rules_error
                 assert m.summary() == before
             else:
                 after.summary()  # a state that was accepted can be reported
+
+
+def _recount(m):
+    """Score and deciding round worked out from the rounds' records alone, as the engine did
+    before it carried running sums."""
+    rules, score, end = m.rules, [0, 0], None
+    for rnd in m.game.scored():
+        pts = rnd.points(rules)
+        score = [score[0] + pts[0], score[1] + pts[1]]
+        if end is None and (max(score) >= rules.target if rules.game == "casual" else
+                            rnd.number >= rules.rounds and (
+                                rules.tiebreak == "none" or score[0] != score[1])):
+            end = rnd.number
+    return (score[0], score[1]), end
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(ROUND_GAMES), seeds, seeds, st.booleans())
+def test_the_running_sums_agree_with_a_recount_after_any_correction(rules, seed, fuzz, tiebreak):
+    """Correcting or fouling an earlier round changes the sums every later round carries."""
+    rnd = random.Random(fuzz)
+    events = list(play(rules, random.Random(seed), options={"tiebreak": "extra-round"}
+                       if tiebreak and "tournament" in rules else None))
+    m = Match.start(events[0])
+    for ev in events[1:]:
+        m = m.apply(ev)
+        if rnd.random() < 0.3 and m.game.decided():
+            fix = Correction(totals=(5 * rnd.randrange(20) + 20 * 8, 5 * rnd.randrange(20)),
+                             round=rnd.randrange(1, m.game.decided() + 1))
+            with contextlib.suppress(RulesError):
+                m = m.apply(fix)
+        assert (m.game.score(), m.game.end_round()) == _recount(m)
+        if m.finished:
+            break

@@ -13,7 +13,7 @@ def test_singles_players_alternate_eight_discs_each_from_the_starter():
         m = m.apply(Shot(exp.seat))
     assert seats == [0, 1] * 8
     assert m.expect().what == "board"
-    assert m.summary()["discs_left"] == [0, 0]
+    assert m.summary().to_json()["discs_left"] == [0, 0]
 
 
 def test_doubles_shoot_clockwise_six_each_and_the_start_rotates_clockwise():
@@ -29,17 +29,17 @@ def test_doubles_shoot_clockwise_six_each_and_the_start_rotates_clockwise():
         assert order == [(starters[-1] + i) % 4 for i in range(24)]
         m = m.apply(board())
     assert starters == [0, 1, 2, 3]
-    assert m.summary()["teams"] == ["Ann & Cat", "Bob & Dan"]
+    assert m.summary().to_json()["teams"] == ["Ann & Cat", "Bob & Dan"]
 
 
 def test_round_points_two_for_the_higher_total_one_each_for_a_tie():
     m = start("tournament-singles")
     m = play_round(m, [15, 10], [5])          # 25 - 5
-    assert m.summary()["rounds"][0]["points"] == [2, 0]
+    assert m.summary().to_json()["rounds"][0]["points"] == [2, 0]
     m = play_round(m, [10], [5, 5])           # 10 - 10
-    assert m.summary()["rounds"][1]["points"] == [1, 1]
+    assert m.summary().to_json()["rounds"][1]["points"] == [1, 1]
     m = play_round(m, [], [15])               # 0 - 15
-    assert m.summary()["score"] == [3, 3]
+    assert m.summary().to_json()["score"] == [3, 3]
 
 
 def test_after_four_rounds_the_side_with_more_round_points_wins():
@@ -47,7 +47,7 @@ def test_after_four_rounds_the_side_with_more_round_points_wins():
     for zones0, zones1 in [([15], []), ([15], []), ([], [5]), ([10], [5])]:
         assert not m.finished
         m = play_round(m, zones0, zones1)
-    s = m.summary()
+    s = m.summary().to_json()
     assert s["finished"] and s["winner"] == 0 and s["score"] == [6, 2]
     with pytest.raises(MatchOver):
         m.apply(Shot(m.rules.seats - 1))
@@ -58,7 +58,7 @@ def test_equal_round_points_after_four_rounds_is_a_draw_unless_a_tiebreak_is_cho
     m = start("tournament-singles")
     for z0, z1 in rounds:
         m = play_round(m, z0, z1)
-    assert m.finished and m.winner is None and m.summary()["score"] == [4, 4]
+    assert m.finished and m.winner is None and m.summary().to_json()["score"] == [4, 4]
 
     m = start("tournament-singles", tiebreak="extra-round")
     for z0, z1 in rounds:
@@ -67,7 +67,7 @@ def test_equal_round_points_after_four_rounds_is_a_draw_unless_a_tiebreak_is_cho
     m = play_round(m, [5], [5])               # still level: another round
     assert not m.finished
     m = play_round(m, [], [10])
-    assert m.finished and m.winner == 1 and m.summary()["round"] == 6
+    assert m.finished and m.winner == 1 and m.summary().to_json()["round"] == 6
 
 
 def test_a_twenty_goes_to_the_shooters_side_or_to_the_side_named():
@@ -75,7 +75,7 @@ def test_a_twenty_goes_to_the_shooters_side_or_to_the_side_named():
     # Ann shoots a 20 with her second disc; Bob's fourth shot sinks his disc and knocks Ann's first
     # one in as well.
     m = play_round(m, [], [], twenties={2: [None], 7: [None, 0]})
-    r = m.summary()["rounds"][0]
+    r = m.summary().to_json()["rounds"][0]
     assert r["twenties"] == [2, 1]
     assert r["totals"] == [40, 20]
 
@@ -86,8 +86,8 @@ def test_a_foul_voids_the_shooters_twenties_but_not_an_opponents():
     m = m.apply(Shot(1)).apply(Twenty()).apply(Twenty(0))   # Bob: a 20, and Ann's disc knocked in
     m = m.apply(parse("foul"))                              # ... but Bob's shot was invalid
     m = play_round(m, [], [])
-    assert m.summary()["rounds"][0]["twenties"] == [2, 0]
-    assert m.summary()["rounds"][0]["fouls"] == 1
+    assert m.summary().to_json()["rounds"][0]["twenties"] == [2, 0]
+    assert m.summary().to_json()["rounds"][0]["fouls"] == 1
 
 
 def parse(kind, **kw):

@@ -6,7 +6,7 @@ import re
 import cv2
 import pytest
 
-from device.cli import main
+from device.commands.cli import main
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,65 @@
+"""The discs on the board as they count towards the score, and what the engine is waiting for.
+
+"Reading" is what the camera made of a frame (``vision.Reading``, the ``board`` event); once the
+match accepts it, with any override the operator typed in, it is the round's :class:`BoardCount`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from rules.events import Disc
+
+Awaiting = Literal["shot", "board", "confirm"]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardCount:
+    """The discs the camera saw after a shot or round, as accepted by the match.
+
+    ``override`` holds board values per side typed in by the operator (a correction by totals);
+    it replaces the discs' sum. A count with an uncertain disc holds the match until the operator
+    confirms or corrects it: the box never scores a guess silently.
+    """
+
+    discs: tuple[Disc, ...]
+    override: tuple[int, int] | None = None
+    confirmed: bool = False
+
+    @property
+    def uncertain(self) -> bool:
+        return any(d.uncertain for d in self.discs)
+
+    @property
+    def needs_check(self) -> bool:
+        return self.uncertain and not self.confirmed
+
+    @property
+    def corrected(self) -> bool:
+        return self.override is not None
+
+    def values(self) -> tuple[int, int]:
+        """Board value per side (20s not included)."""
+        if self.override is not None:
+            return self.override
+        v = [0, 0]
+        for d in self.discs:
+            v[d.team] += d.zone
+        return (v[0], v[1])
+
+    def discs_of(self, team: int | None = None) -> int:
+        """How many discs of ``team`` (None: of both sides) are on the board."""
+        return sum(1 for d in self.discs if team is None or d.team == team)
+
+
+@dataclass(frozen=True)
+class Expect:
+    """What the match needs next: a shot from ``seat``, the board read, or a confirmation.
+
+    ``what`` is None once the match is over. ``checkout`` marks a crokidarts checkout shot.
+    """
+
+    what: Awaiting | None
+    seat: int | None = None
+    checkout: bool = False
