@@ -29,6 +29,7 @@ from vision.discs import PX_PER_MM, ViewMaps, view_maps
 from vision.empty import reference_of
 from vision.errors import CalibrationError
 from vision.registration import find_board, grey_of
+from vision.rims import clutter
 from vision.seats import SIDES, find_turn, place_seats
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,9 @@ FORMAT = """\
  "focal_sigma": relative uncertainty of the focal length (0.03: about 3 %),
  "fit": {"sigma_mm": scatter of the circles' points about the fit, "points": how many,
          "agreement": share of the painted lines' profiles that found them where the camera
-                      puts them, "turn_from": "quadrant lines" | "pegs" | "none"},
+                      puts them, "turn_from": "quadrant lines" | "pegs" | "none",
+         "line_polarity": 1 (lines lighter than the board) | -1 (darker),
+         "clutter": [the bare surface's and the ditch's typical edge strength]},
  "empty": {"image": the empty board's look, a PNG beside this file (the frame resampled onto
            the discs' top faces' plane, board mm: pixel (col, row) is (x, y) =
            ((col + 0.5) / ppm - extent, extent - (row + 0.5) / ppm)),
@@ -69,6 +72,7 @@ class Calibration:
     agreement: float = 0.0              # how well the lines sat on the camera's circles
     board_from: str = "tournament"
     line_polarity: float = 0.0          # +1 lines lighter than the board, -1 darker, 0 unknown
+    clutter: tuple[float, float] = ()   # the bare board's edge level, surface and ditch
 
     @functools.cached_property
     def polarity(self) -> float:
@@ -87,7 +91,8 @@ class Calibration:
                "seat0": self.seat0, "focal_sigma": self.focal_sigma,
                "fit": {"sigma_mm": round(self.sigma_mm, 4), "points": self.points,
                        "agreement": round(self.agreement, 3), "turn_from": self.turn_from,
-                       "line_polarity": self.line_polarity},
+                       "line_polarity": self.line_polarity,
+                       "clutter": [round(v, 3) for v in self.clutter]},
                "made_from": self.made_from}
         if empty_name is not None and self.reference is not None:
             m = self.maps
@@ -117,7 +122,10 @@ class Calibration:
                       str(fit.get("turn_from", "")), str(data.get("made_from", "")),
                       None, float(fit.get("agreement", 0.0)),
                       str(data.get("board_from", "tournament")),
-                      float(fit.get("line_polarity", 0.0)))
+                      float(fit.get("line_polarity", 0.0)),
+                      tuple(float(v) for v in fit.get("clutter", ()))[:2])
+            if cal.clutter and len(cal.clutter) != 2:
+                raise ValueError("clutter must be two numbers")
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(f"{source} is damaged ({exc}); calibrate again") from None
         empty = data.get("empty")
@@ -173,7 +181,8 @@ def calibrate(frame: np.ndarray, *, seat0: str = "bottom", focal_px: float | Non
                       found.fit.inliers, turn.source, name, None, found.agreement, source,
                       found.polarity)
     bgr = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
-    return replace(cal, reference=reference_of(bgr[..., :3], cal.maps))
+    return replace(cal, reference=reference_of(bgr[..., :3], cal.maps),
+                   clutter=clutter(bgr[..., :3], camera, found.board))
 
 
 def empty_path(path: str | Path) -> Path:

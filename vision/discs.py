@@ -41,6 +41,12 @@ class TopView:
     seen: np.ndarray | None = None  # bool: the pixel comes from inside the frame
 
     @functools.cached_property
+    def radius(self) -> np.ndarray:
+        """Every pixel's distance (mm) from the board's centre."""
+        xx, yy = self.grid
+        return np.sqrt(xx * xx + yy * yy)
+
+    @functools.cached_property
     def inside(self) -> np.ndarray:
         """Which pixels the frame shows (all, if not known)."""
         if self.seen is None:
@@ -113,10 +119,10 @@ class Candidate:
     y_mm: float
     score: float        # the ring's mean radial edge energy over the board's typical
     energy: float       # ... of its weakest sectors: the strength it is ranked by
-    surface_only: bool = False  # found against the empty board, which judges the surface's
 
 
 SECTORS = 12
+MAX_CANDIDATES = 120  # the strongest kept: more than any board holds discs
 _WEAK_SECTORS = 3    # a rim may be hidden or spoilt over this many sectors (neighbours, lines)
 
 
@@ -174,46 +180,71 @@ def _sector_responses(a: np.ndarray, b: np.ndarray, radius_px: float) -> np.ndar
     return out
 
 
+def _tensor(img: np.ndarray, view: TopView, board: Board
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The doubled-angle structure tensor (a, b) of an image's colour gradients, over the
+    typical edge energy where each pixel lies (the surface's and, apart, the ditch's: often a
+    rougher cloth or wood; a rim must stand out from what is around it)."""
+    img = cv2.GaussianBlur(img, (0, 0), 0.7)
+    jxx = jyy = jxy = None
+    for channel in (cv2.split(img) if img.ndim == 3 else (img,)):
+        gx = cv2.Sobel(channel, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(channel, cv2.CV_32F, 0, 1, ksize=3)
+        if jxx is None:
+            jxx, jyy, jxy = gx * gx, gy * gy, gx * gy
+        else:
+            jxx += gx * gx
+            jyy += gy * gy
+            jxy += gx * gy
+    rr = view.radius
+    energy = jxx + jyy
+    surface = (rr < board.surface_radius - 3.0) & view.inside
+    ditch = (rr > board.surface_radius + 3.0) & (rr < board.ditch_radius - 3.0) & view.inside
+    # (every other pixel of each: plenty for a median)
+    thin = np.zeros_like(surface)
+    thin[::2, ::2] = True
+    typical = np.where(rr < board.surface_radius,
+                       float(np.median(energy[surface & thin])) + 1.0,
+                       float(np.median(energy[ditch & thin])) + 1.0 if ditch.any() else 1.0)
+    typical = typical.astype(np.float32)
+    return (jxx - jyy) / typical, 2 * jxy / typical, typical
+
+
 def candidates(view: TopView, board: Board, *, min_strength: float = 4.0,
-               image: np.ndarray | None = None) -> list[Candidate]:
+               also: np.ndarray | None = None) -> list[Candidate]:
     """Points of the top view circled by a rim of the disc's size (module docstring).
 
     A point's strength is the radial edge energy of its ring's weakest sectors (all but the
     few weakest), over the board's typical edge energy: a rim shows all round, while a line
-    the ring touches, a numeral or a plank's edge fills a sector or two at most. ``image``:
-    what to look for rims in instead of the view's colours (its difference from the empty
-    board, where the board's own lines and print are gone)."""
-    img = cv2.GaussianBlur(view.image if image is None else image, (0, 0), 0.7)
-    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)
-    jxx = (gx * gx).sum(axis=2)
-    jyy = (gy * gy).sum(axis=2)
-    a = jxx - jyy
-    b = 2 * (gx * gy).sum(axis=2)
-    rr = np.hypot(*view.grid)
-    # the typical edge energy of the surface and, apart, of the ditch (often a rougher cloth
-    # or wood): a rim must stand out from what is around it
-    energy = jxx + jyy
-    surface = (rr < board.surface_radius - 3.0) & view.inside
-    ditch = (rr > board.surface_radius + 3.0) & (rr < board.ditch_radius - 3.0) & view.inside
-    typical = np.where(rr < board.surface_radius,
-                       float(np.median(energy[surface])) + 1.0,
-                       float(np.median(energy[ditch])) + 1.0 if ditch.any() else 1.0)
+    the ring touches, a numeral or a plank's edge fills a sector or two at most. ``also``:
+    another picture of the board to look for rims in at once, on the playing surface (its
+    difference from the empty board, where the board's own lines and print are gone)."""
+    a, b, _ = _tensor(view.image, view, board)
+    rr = view.radius
+    if also is not None:
+        a2, b2, _ = _tensor(also, view, board)
+        on = (rr < board.surface_radius - board.disc_radius / 2).astype(np.float32)
+        a, b = a + a2 * on, b + b2 * on
     sectors = _sector_responses(a, b, board.disc_radius * view.ppm)
-    score = sectors.mean(axis=0) / typical
-    sectors.partition(_WEAK_SECTORS, axis=0)  # in place: the largest array of a reading
-    strength = sectors[_WEAK_SECTORS] / typical
+    # the weak sectors' strength is only needed where a candidate can be: where no sector is
+    # below the least strength, and the ring's mean is a local maximum
+    score = sectors.mean(axis=0)
     on_board = (rr < board.ditch_radius - board.disc_radius + 3.0) & (
         rr > board.hole_diameter / 2 - 4.0) & wholly_seen(view, board.disc_radius + 2.0)
     span = int(2 * round(0.55 * board.disc_radius * view.ppm) + 1)
-    local = cv2.dilate(strength, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (span, span)))
-    keep = (strength >= local) & on_board & (strength > min_strength)
+    element = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (span, span))
+    rows, cols = np.nonzero((score > min_strength) & on_board)
+    weak = np.partition(sectors[:, rows, cols], _WEAK_SECTORS, axis=0)[_WEAK_SECTORS]
+    strength = np.zeros_like(score)
+    strength[rows, cols] = weak
+    local = cv2.dilate(strength, element)
+    keep = (strength >= local) & (strength > min_strength)
     rows, cols = np.nonzero(keep)
+    top = np.argsort(-strength[rows, cols], kind="stable")[:MAX_CANDIDATES]
+    rows, cols = rows[top], cols[top]
     xs, ys = view.to_board(cols.astype(np.float64), rows.astype(np.float64))
-    out = [Candidate(float(x), float(y), float(score[r, c]), float(strength[r, c]))
-           for x, y, r, c in zip(xs, ys, rows, cols, strict=True)]
-    out.sort(key=lambda k: -k.energy)
-    return out[:120]
+    return [Candidate(float(x), float(y), float(score[r, c]), float(strength[r, c]))
+            for x, y, r, c in zip(xs, ys, rows, cols, strict=True)]
 
 
 def wholly_seen(view: TopView, radius_mm: float) -> np.ndarray:
@@ -236,7 +267,7 @@ def board_light(view: TopView, discs: np.ndarray, board: Board, cell_mm: float =
     img = view.image
     size = img.shape[0]
     mask = view.disc_mask(discs, board.disc_radius + 6.0)
-    bare = (np.hypot(*view.grid) < board.surface_radius - 8.0) & (mask == 0) & view.inside
+    bare = (view.radius < board.surface_radius - 8.0) & (mask == 0) & view.inside
     cell = max(2, round(cell_mm * view.ppm))
     n = -(-size // cell)
     pad = n * cell - size
@@ -267,21 +298,25 @@ def board_light(view: TopView, discs: np.ndarray, board: Board, cell_mm: float =
 def ditch_colour(view: TopView, discs: np.ndarray, board: Board, sectors: int = 24
                  ) -> np.ndarray:
     """The ditch floor's colour as lit, at each disc's angle (n, 3; BGR): the median over a
-    sector of the ditch, discs masked."""
+    sector of the ditch, discs masked (every other pixel of it: plenty for a median)."""
     if len(discs) == 0:
         return np.zeros((0, 3))
-    img = view.image
-    xx, yy = view.grid
+    img = view.image[::2, ::2]
+    xx, yy = (g[::2, ::2] for g in view.grid)
     rr = np.hypot(xx, yy)
-    mask = view.disc_mask(discs, board.disc_radius + 4.0)
+    mask = view.disc_mask(discs, board.disc_radius + 4.0)[::2, ::2]
     ring = ((rr > board.surface_radius + 6.0) & (rr < board.ditch_radius - 6.0) & (mask == 0)
-            & view.inside)
-    sector = (np.arctan2(yy, xx) % (2 * np.pi) * sectors / (2 * np.pi)).astype(int) % sectors
+            & view.inside[::2, ::2])
+    sector = (np.arctan2(yy[ring], xx[ring]) % (2 * np.pi) * sectors / (2 * np.pi)).astype(int)
+    sector %= sectors
+    pixels = img[ring]
+    order = np.argsort(sector, kind="stable")
+    bounds = np.searchsorted(sector[order], np.arange(sectors + 1))
     med = np.full((sectors, 3), np.nan)
     for k in range(sectors):
-        m = ring & (sector == k)
-        if m.sum() > 8:
-            med[k] = np.median(img[m], axis=0)
+        part = pixels[order[bounds[k]:bounds[k + 1]]]
+        if len(part) > 2:
+            med[k] = np.median(part, axis=0)
     have = ~np.isnan(med[:, 0])
     if not have.any():
         return np.full((len(discs), 3), 128.0)

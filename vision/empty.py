@@ -16,7 +16,6 @@ longer sit where the calibration's camera puts them (see :func:`vision.reading.l
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass
 
 import cv2
@@ -70,17 +69,31 @@ class Difference:
         return np.median(self.residual[row, col], axis=1)
 
 
+_LOGS: dict[int, tuple[np.ndarray, int, np.ndarray]] = {}
+
+
+def _log_of(reference: np.ndarray, size: int) -> np.ndarray:
+    """The empty board's look in logarithms at a view's size, kept for the next frame of the
+    same rig (one rig's reference is compared with every frame it reads)."""
+    key = id(reference)
+    got = _LOGS.get(key)
+    if got is not None and got[0] is reference and got[1] == size:
+        return got[2]
+    out = to_log(shrink(reference, size))
+    _LOGS.clear()
+    _LOGS[key] = (reference, size, out)
+    return out
+
+
 def compare(view: TopView, reference: np.ndarray, surface_radius: float) -> Difference:
     """The round's top view against the empty board's (``reference``, uint8 BGR, any size: it
     is brought to the view's). The light field is the per-cell median of the difference's
     brightness over bare board, found twice: the second time leaving out what the first showed
     changed (discs), where enough of the cell is left."""
     n = view.image.shape[0]
-    ref = shrink(reference, n)
-    diff = to_log(view.image) - to_log(ref)
+    diff = to_log(view.image) - _log_of(reference, n)
     bright = diff.mean(axis=2)
-    xx, yy = view.grid
-    on = (np.hypot(xx, yy) < surface_radius + 40.0) & view.inside
+    on = (view.radius < surface_radius + 40.0) & view.inside
     field = _field(bright, on, view.ppm, None)
     changed = np.abs(bright - field) > CHANGED
     field = _field(bright, on & ~changed, view.ppm, on)
@@ -99,33 +112,44 @@ def _field(bright: np.ndarray, use: np.ndarray, ppm: float, fallback: np.ndarray
     cell = max(4, round(CELL_MM * ppm))
     k = -(-n // cell)
     pad = k * cell - n
-    b = np.pad(bright, ((0, pad), (0, pad)), constant_values=np.nan)
-    u = np.pad(use, ((0, pad), (0, pad)), constant_values=False)
-    blocks = np.where(u, b, np.nan).reshape(k, cell, k, cell).transpose(0, 2, 1, 3)
-    blocks = blocks.reshape(k, k, cell * cell)
-    count = np.sum(~np.isnan(blocks), axis=2)
-    med = np.full((k, k), np.nan, np.float32)
-    have = count >= MIN_BARE * cell * cell
-    if fallback is None:
-        have = count >= 0.15 * cell * cell
-    if have.any():
-        med[have] = np.nanmedian(blocks[have], axis=1)
-    else:
+    # every other pixel of each cell is plenty for its median
+    b = np.pad(bright, ((0, pad), (0, pad)), constant_values=np.nan)[::2, ::2]
+    u = np.pad(use, ((0, pad), (0, pad)), constant_values=False)[::2, ::2]
+    c = cell // 2
+    k2 = b.shape[0] // c
+    b, u = b[:k2 * c, :k2 * c], u[:k2 * c, :k2 * c]
+    blocks = np.where(u, b, np.inf).reshape(k2, c, k2, c).transpose(0, 2, 1, 3)
+    blocks = np.sort(blocks.reshape(k2, k2, c * c), axis=2)  # the bare pixels first
+    count = np.sum(np.isfinite(blocks), axis=2)
+    med = np.full((k2, k2), np.nan, np.float32)
+    have = count >= (MIN_BARE if fallback is not None else 0.15) * c * c
+    if not have.any():
         return np.zeros_like(bright)
-    # cells without enough bare board take the median of their neighbours that have it
+    rows, cols = np.nonzero(have)
+    med[have] = blocks[rows, cols, (count[have] - 1) // 2]
+    k = k2
+    # cells without enough bare board take the mean of their neighbours that have one, the
+    # nearest first
+    known = np.isfinite(med)
+    values = np.where(known, med, 0.0).astype(np.float32)
+    weight = known.astype(np.float32)
     for _ in range(k):
-        missing = np.isnan(med)
-        if not missing.any():
+        if known.all():
             break
-        padded = np.pad(med, 1, constant_values=np.nan)
-        stack = np.stack([padded[i:i + k, j:j + k] for i in range(3) for j in range(3)])
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            fill = np.nanmedian(stack, axis=0)
-        med = np.where(missing & ~np.isnan(fill), fill, med)
-    med = np.nan_to_num(med, nan=float(np.nanmedian(med)) if np.isfinite(med).any() else 0.0)
-    full = cv2.resize(med, (k * cell, k * cell), interpolation=cv2.INTER_LINEAR)[:n, :n]
-    return full.astype(np.float32)
+        total = cv2.boxFilter(values, -1, (3, 3), normalize=False,
+                              borderType=cv2.BORDER_CONSTANT)
+        count = cv2.boxFilter(weight, -1, (3, 3), normalize=False,
+                              borderType=cv2.BORDER_CONSTANT)
+        grow = ~known & (count > 0)
+        values = np.where(grow, total / np.maximum(count, 1e-6), values)
+        weight = np.where(grow, 1.0, weight).astype(np.float32)
+        known = known | grow
+    med = np.where(known, values, float(values[known].mean()) if known.any() else 0.0)
+    med = med.astype(np.float32)
+    full = cv2.resize(med, (k * cell, k * cell), interpolation=cv2.INTER_LINEAR)
+    if full.shape[0] < n:
+        full = np.pad(full, ((0, n - full.shape[0]), (0, n - full.shape[1])), mode="edge")
+    return full[:n, :n].astype(np.float32)
 
 
 def reference_of(frame: np.ndarray, maps: ViewMaps) -> np.ndarray:

@@ -48,6 +48,10 @@ log = logging.getLogger(__name__)
 # what a measured rim must look like to count as a disc (bench/vision.py shows the effect)
 MIN_COVERAGE = 0.4        # share of the profiles all round that find the rim on the circle
 MIN_BOLD_COVERAGE = 0.33  # ... a third of it, for a face that stands out boldly from the board
+MIN_ARC_COVERAGE = 0.3    # ... or three tenths, seen as one long tight arc round an even face:
+ARC_POINTS = 24           #     far-half profiles agreeing with the fit
+ARC_SPREAD_MM = 0.35      #     their scatter about it
+EVEN_FACE = 0.1           #     the face's unevenness
 BOLD_CONTRAST = 0.8       # (log-colour distance): a disc's face alone then says it is one
 MIN_POINTS = 8            # far-half profiles agreeing with the fit
 MAX_SPREAD_MM = 0.8       # their scatter about it
@@ -279,17 +283,19 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     diff = None
     if calibration is not None and calibration.reference is not None:
         diff = compare(view, calibration.reference, board.surface_radius)
-    cands = candidates(view, board)
-    if diff is not None:  # the board's own lines and print gone: rims stand alone
-        more = [c for c in candidates(view, board, image=diff.residual * 100.0)
-                if math.hypot(c.x_mm, c.y_mm) < board.surface_radius - board.disc_radius / 2]
-        cands = _merge(cands, more, board)
-    levels = rimlib.clutter(frame, reg.camera, board)
+    least = None
+    if diff is not None:  # rims looked for in the difference too: the board's own lines and
+        # print are gone from it
+        least = max(MIN_CHANGE, CHANGE_PER_NOISE * _noise(diff, view, board))
+        cands = _changed(candidates(view, board, also=diff.residual * 100.0), diff, view,
+                         board, least)
+    else:
+        cands = candidates(view, board)
+    levels = (calibration.clutter if calibration is not None and calibration.clutter
+              else rimlib.clutter(frame, reg.camera, board))
     centres = np.array([[c.x_mm, c.y_mm] for c in cands]).reshape(-1, 2)
-    surface_only = np.array([c.surface_only for c in cands], bool)
-    rims = [r for r, only in zip(rimlib.measure(frame, reg.camera, centres, board, levels),
-                                 surface_only, strict=True)
-            if r is not None and not (only and r.in_ditch)]
+    rims = [r for r in rimlib.measure(frame, reg.camera, centres, board, levels)
+            if r is not None]
     xy = np.array([[r.x_mm, r.y_mm] for r in rims]).reshape(-1, 2)
     faces, even = rimlib.face_colours(frame, reg.camera, rims, board.disc_radius)
     light = board_light(view, xy, board)[:, ::-1]
@@ -298,16 +304,17 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     ring, lit = surround_colour(view, xy, board)
     around = np.where(np.isnan(ring), around, ring[:, ::-1])
     lit = np.where(np.isnan(lit), around, lit[:, ::-1])
-    change = least = None
+    change = None
     if diff is not None:
         change = np.linalg.norm(diff.at(view, xy, 0.8 * board.disc_radius), axis=1)
-        least = max(MIN_CHANGE, CHANGE_PER_NOISE * _noise(diff, view, board))
     # the empty board decides the playing surface's discs; the ditch's (scoring nothing, and
     # shaded by each other) are judged by their own colour against its floor
     keep = [i for i, r in enumerate(rims)
             if _is_disc(r, faces[i], even[i], around[i], lit[i], board,
                         None if change is None or r.in_ditch else (float(change[i]), least))]
     keep = _distinct([rims[i] for i in keep], keep, board)
+    seen = [_rim_confidence(rims[i], None if change is None else float(change[i]), least)
+            for i in keep]
     rims, faces, light = [rims[i] for i in keep], faces[keep], light[keep]
     scoring = np.array([board.zone(math.hypot(r.x_mm, r.y_mm)) > 0 for r in rims], bool)
     sides = assign(faces, colours, light, scoring)
@@ -315,11 +322,12 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         doubts.append(sides.doubt)
     rims = _side_radius(rims, sides.teams, board)
     discs = []
-    for rim, team, sure, face in zip(rims, sides.teams, sides.sure, faces, strict=True):
+    for rim, team, sure, face, well in zip(rims, sides.teams, sides.sure, faces, seen,
+                                           strict=True):
         zone, margin, sigma, _ = judge(rim, reg, board)
         pix = reg.camera.project(np.array([rim.x_mm, rim.y_mm, rim.z_mm]))
         edge = reg.camera.project(np.array([rim.x_mm + board.disc_radius, rim.y_mm, rim.z_mm]))
-        confidence, doubt = _disc_confidence(zone, margin, sigma, sure, board)
+        confidence, doubt = _disc_confidence(zone, margin, sigma, sure, well)
         discs.append(DiscReading(
             rim.x_mm, rim.y_mm, team, zone, confidence < 0.5, margin, sigma,
             (float(pix[0]), float(pix[1])), float(np.hypot(*(edge - pix))), rim.in_ditch,
@@ -347,8 +355,7 @@ def _suspects(frame: np.ndarray, diff: Difference, view: Any, board: Board,
     or a stray object. Each becomes an uncertain disc at the change's middle (its side by
     colour, as well as it can be guessed), so the reading is checked there rather than
     trusted without it."""
-    xx, yy = view.grid
-    rr = np.hypot(xx, yy)
+    rr = view.radius
     on = ((rr < board.outer_radius - board.line_width) & (rr > board.hole_diameter / 2 + 3.0)
           & view.inside)
     changed = (diff.size > SUSPECT_CHANGE * least) & on
@@ -389,42 +396,56 @@ def _nearer_side(colour: np.ndarray, colours: tuple[RGB | None, RGB | None]) -> 
 
 
 def _disc_confidence(zone: int, margin: float, sigma: float, side_sure: bool,
-                     board: Board) -> tuple[float, str]:
+                     seen: float) -> tuple[float, str]:
     """How sure the reading is of a disc, 0 to 1 (below a half it is to be checked), and what
     is in doubt: its zone when the deciding line's edge is within a few uncertainties of its
-    rim (a half at FLAG_SIGMAS), its side when the colours cannot say (only where it scores)."""
+    rim (a half at FLAG_SIGMAS); where it scores, its side when the colours cannot say, and
+    whether it is a disc at all when little of its rim was seen (``seen``)."""
     zone_conf = min(1.0, margin / (2.0 * FLAG_SIGMAS * max(sigma, 1e-6)))
     out, doubt = zone_conf, "its zone: it lies on or near a line" if zone_conf < 0.5 else ""
+    if zone > 0 and seen < 0.5 and seen < out:
+        out, doubt = seen, "whether it is a disc: little of its rim could be followed"
     if not side_sure and zone > 0 and out >= 0.3:
         out, doubt = min(out, 0.3), "its side: the colours cannot tell which side it is"
     return out, doubt
 
 
+def _rim_confidence(rim: rimlib.Rim, change: float | None, least: float | None) -> float:
+    """How surely its rim says a candidate is a disc, 0 to 1: the share of its round seen
+    (six tenths is plenty) and how tightly it follows the circle; a face that changed the
+    empty board well beyond any noise says so too."""
+    out = min(1.0, rim.coverage / 0.6) * float(np.clip((0.6 - rim.spread_mm) / 0.3, 0.0, 1.0))
+    if change is not None and least is not None and change >= 3.0 * least:
+        out = max(out, 0.8)
+    return out
+
+
 def _surface_seen(view: object, board: Board) -> float:
     """The share of the playing surface (within the outer line) inside the frame."""
-    inside = getattr(view, "inside")  # noqa: B009
-    xx, yy = view.grid  # type: ignore[attr-defined]
-    on = np.hypot(xx, yy) < board.outer_radius
+    inside = view.inside  # type: ignore[attr-defined]
+    on = view.radius < board.outer_radius  # type: ignore[attr-defined]
     return float(inside[on].mean()) if on.any() else 0.0
 
 
 def _noise(diff: Difference, view: object, board: Board) -> float:
     """The frame's own noise against the empty board: the median difference over the
     playing surface (mostly bare board)."""
-    xx, yy = view.grid  # type: ignore[attr-defined]
-    on = (np.hypot(xx, yy) < board.surface_radius - 5.0) & view.inside  # type: ignore
+    on = (view.radius < board.surface_radius - 5.0) & view.inside  # type: ignore
+    on[1::2, :] = False  # every other row: plenty for a median
     return float(np.median(diff.size[on])) if on.any() else 0.0
 
 
-def _merge(first: list, second: list, board: Board) -> list:
-    """The candidates of both lists, those of the second a disc's half-radius from every one
-    of the first added."""
-    out = list(first)
-    near = 0.5 * board.disc_radius
-    for c in second:
-        if all(math.hypot(c.x_mm - k.x_mm, c.y_mm - k.y_mm) > near for k in first):
-            out.append(replace(c, surface_only=True))
-    return out
+def _changed(cands: list, diff: Difference, view: Any, board: Board, least: float) -> list:
+    """The candidates where something changed the empty board (or in the ditch, which the
+    empty board does not judge): on bare playing surface a ring of the board's own print is
+    no disc, and its rim need not be measured."""
+    if not cands:
+        return cands
+    xy = np.array([[c.x_mm, c.y_mm] for c in cands])
+    change = np.linalg.norm(diff.at(view, xy, 0.6 * board.disc_radius), axis=1)
+    edge = board.surface_radius - board.disc_radius / 2
+    return [c for c, v in zip(cands, change, strict=True)
+            if v >= 0.5 * least or math.hypot(c.x_mm, c.y_mm) >= edge]
 
 
 def _is_disc(rim: rimlib.Rim, face: np.ndarray, even: float, around: np.ndarray,
@@ -455,7 +476,18 @@ def _is_disc(rim: rimlib.Rim, face: np.ndarray, even: float, around: np.ndarray,
                    and even <= max(MAX_FACE_UNEVEN, UNEVEN_PER_CONTRAST * contrast))
     return (rim.points >= MIN_POINTS and rim.spread_mm <= MAX_SPREAD_MM
             and abs(rim.radius_mm - board.disc_radius) <= MAX_RADIUS_OFF_MM
-            and rim.coverage >= (MIN_BOLD_COVERAGE if bold else MIN_COVERAGE) and face_ok)
+            and face_ok and _rim_enough(rim, bold, even))
+
+
+def _rim_enough(rim: rimlib.Rim, bold: bool, even: float) -> bool:
+    """Whether enough of the rim was seen for its face to be a disc's: four tenths of its
+    round; a third, for a face that stands out boldly from the board; or three tenths, if what
+    was seen is one long tight arc around an even face (a disc beside a numeral or a peg,
+    whose other profiles found the print)."""
+    if rim.coverage >= MIN_COVERAGE or (bold and rim.coverage >= MIN_BOLD_COVERAGE):
+        return True
+    return (rim.coverage >= MIN_ARC_COVERAGE and rim.points >= ARC_POINTS
+            and rim.spread_mm <= ARC_SPREAD_MM and even <= EVEN_FACE)
 
 
 def _distinct(rims: list[rimlib.Rim], index: list[int], board: Board) -> list[int]:

@@ -252,7 +252,7 @@ def _fit_from(grey: np.ndarray, c: coarselib.Coarse, board: Board, prior: Board,
     down = looking_down(w, h, priors.focal_px, c.centre, c.radii_px[2] / board.outer_radius)
     starts = []
     if len(c.edge_circle) >= 40:  # a first fit to the coarse edges: room for tilt and offset
-        pick = np.linspace(0, len(c.edge_circle) - 1, min(len(c.edge_circle), 1500)).astype(int)
+        pick = np.linspace(0, len(c.edge_circle) - 1, min(len(c.edge_circle), 800)).astype(int)
         n = len(pick)
         radius = np.array(board.line_radii)[c.edge_circle[pick]]
         first = RingPoints(c.edges[pick], radius, c.edge_circle[pick], np.ones(n),
@@ -281,20 +281,39 @@ def _stages(grey: np.ndarray, cam: CameraModel, board: Board, prior: Board, prio
     best = None
     lp, ep = polarity, None
     lines = tuple(i for i, k in enumerate(circles(board)) if k.kind == "line")
-    for half, free, rounds, which in ((25.0, "pose", 3, lines), (12.0, "pose", 2, lines),
-                                      (8.0, "lens", 2, lines), (5.0, "lens", 2, lines),
-                                      (5.0, "lens", 2, None), (5.0, "all", 2, None)):
+    # the wide searches only bring the circles near: a share of their points will do, and
+    # they fit the pose alone, which cannot lose the lines the way a freer lens can
+    for half, free, rounds, which, most in ((25.0, "pose", 3, lines, 600),
+                                            (12.0, "pose", 2, lines, 600),
+                                            (8.0, "lens", 2, lines, 900),
+                                            (5.0, "lens", 2, lines, None),
+                                            (5.0, "lens", 2, None, None),
+                                            (5.0, "all", 2, None, None)):
         pts, lp, ep = find_points(grey, cam, board, half, lp, ep, which)
         if len(pts) < 40:
             break
-        fit = fit_camera(pts, cam, priors, free=free, rounds=rounds,
+        fit = fit_camera(_some(pts, most), cam, priors, free=free, rounds=rounds,
                          scale_mm=max(0.3, half / 6), measure=_measure(board, prior, measure))
         now = measured(board, fit.radii) if fit.radii and _plausible(fit.radii) else board
-        score = agreement(grey, fit.camera, now, lp)
-        if best is None or score >= best[2] - 0.02:
-            best = (fit.camera, fit, score, now, lp)
+        if free == "pose":
+            best = (fit.camera, fit, 0.0, now, lp)
+        else:
+            score = agreement(grey, fit.camera, now, lp)
+            if best is None or best[2] == 0.0 or score >= best[2] - 0.02:
+                best = (fit.camera, fit, score, now, lp)
         cam, board = best[0], best[3]
+    if best is not None and best[2] == 0.0:  # lost before the lens was fitted
+        best = (*best[:2], agreement(grey, best[0], best[3], lp), *best[3:])
     return best
+
+
+def _some(points: RingPoints, most: int | None) -> RingPoints:
+    """At most ``most`` of the points, spread evenly through them (all, if None)."""
+    if most is None or len(points) <= most:
+        return points
+    pick = np.linspace(0, len(points) - 1, most).astype(int)
+    return RingPoints(points.pixels[pick], points.radius[pick], points.circle[pick],
+                      points.strength[pick], points.steady[pick])
 
 
 def refit_camera(grey: np.ndarray, camera: CameraModel, board: Board, focal_sigma: float,

@@ -125,6 +125,16 @@ def nearest(d: np.ndarray, rho: np.ndarray, target: float,
     return pos, np.where(np.isfinite(dist.min(axis=-1)), strength, 0.0)
 
 
+def masked_median(values: np.ndarray, use: np.ndarray) -> np.ndarray:
+    """Per row, the median of the values in use (NaN for a row with none): a sort with the
+    rest pushed to the end, quicker than NaN-aware medians on many short rows."""
+    v = np.sort(np.where(use, values, np.inf), axis=-1)
+    count = use.sum(axis=-1)
+    lo = np.take_along_axis(v, np.maximum((count - 1) // 2, 0)[..., None], -1)[..., 0]
+    hi = np.take_along_axis(v, np.maximum(count // 2, 0)[..., None], -1)[..., 0]
+    return np.where(count > 0, 0.5 * (lo + hi), np.nan)
+
+
 def fit_circles(px: np.ndarray, py: np.ndarray, w: np.ndarray, cx: np.ndarray,
                 cy: np.ndarray, radius: np.ndarray | None
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -171,7 +181,7 @@ def robust_circles(px: np.ndarray, py: np.ndarray, use: np.ndarray, cx: np.ndarr
         cx, cy, r, res = fit_circles(px, py, w, cx, cy, radius)
         with warnings.catch_warnings():  # a row with no point in use has no median
             warnings.simplefilter("ignore", RuntimeWarning)
-            mad = np.nanmedian(np.where(use, np.abs(res), np.nan), axis=1)
+            mad = masked_median(np.abs(res), use)
         scale = np.maximum(0.08, 1.4826 * np.nan_to_num(mad, nan=1.0))
         w = use / (1.0 + (res / (2.5 * scale[:, None])) ** 2)
     return cx, cy, r, res, w
@@ -245,7 +255,7 @@ def measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board: 
     pos, strength = nearest(gradient(prof, step), rho, radius, 0.5)
     cx, cy = centres[:, 0], centres[:, 1]
     far = _far_half(cx, cy, nadir)
-    typical = np.array([np.median(strength[i][far[i]]) for i in range(n)])
+    typical = masked_median(strength, far)
     clear = ~outside & (strength > np.maximum(floor, 0.3 * typical[:, None]))
     unspoilt = clear & ~spoilt(camera, board, centres, z, radius)
     use = far & unspoilt

@@ -412,7 +412,7 @@ def fit_camera(points: RingPoints, camera: CameraModel, priors: Priors, *,
                          _moved(measure, moved))
         x0 = np.concatenate([base[mask], np.zeros(nfree)])
         steps = np.concatenate([_STEPS[mask], np.full(nfree, 1e-3)])
-        res = least_squares(fun, x0, steps, max_iter=12, tol=1e-6, with_jacobian=True)
+        res = least_squares(fun, x0, steps, max_iter=10, tol=1e-5, with_jacobian=True)
         p = base.copy()
         p[mask] = res.x[:int(mask.sum())]
         cam = cam.with_params(p)
