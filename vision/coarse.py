@@ -35,7 +35,7 @@ _NEAR_PX = 2.0         # a ridge is darker than the board this far (work pixels)
 _SEARCH_POINTS = 8000  # the strongest ridge points the centre search weighs
 _HIST_POINTS = 40000   # ... and the radius count
 _BINS = 700            # log-radius bins from 3 px to the frame's size (about 0.9 % each)
-_RATIO_SIGMA = 0.09    # the prior's spread of the lines' ratios (log)
+_RATIO_SIGMA = 0.11    # the prior's spread of the lines' ratios (log)
 _RATIO_MAX = 0.16      # ... and how far they may stray at most
 SQUASH_GAIN = 1.1      # a squashed metric must sharpen the circles this much to be taken
 
@@ -237,6 +237,7 @@ class _Peak:
     radius: float    # work pixels
     mass: float      # share of a circle's round
     snr: float       # over the count's level around it
+    sides: float = 0.0  # how unlike the board is on its two sides (log grey; 0: alike)
 
 
 def _peaks(hist: np.ndarray, radii: np.ndarray, first: int, count: int = 14) -> list[_Peak]:
@@ -253,8 +254,44 @@ def _peaks(hist: np.ndarray, radii: np.ndarray, first: int, count: int = 14) -> 
 
 
 def _strength(peak: _Peak) -> float:
-    """A peak's worth, 0 to 1: how far it stands over the count around it."""
-    return float(np.clip(math.log(max(peak.snr, 1e-9)) / math.log(20.0), 0.0, 1.0))
+    """A peak's worth, 0 to 2: how far it stands over the count around it (1 at twenty times,
+    2 at four hundred: a crisp line stands far above a faint one, or an edge's shadow)."""
+    return float(np.clip(math.log(max(peak.snr, 1e-9)) / math.log(20.0), 0.0, 2.0))
+
+
+SIDES_APART = 0.25  # log grey: a painted line has the same board either side, an edge not
+
+
+def _painted(peak: _Peak) -> float:
+    """How much a ridge peak looks like a line painted on the board (1) rather than the edge
+    between the playing surface and the ditch (the board's colour on one side only)."""
+    return math.exp(-((peak.sides / SIDES_APART) ** 2))
+
+
+def _two_sides(g: np.ndarray, cx: float, cy: float, squash: float, angle: float,
+               peaks: list[_Peak]) -> list[_Peak]:
+    """The peaks with how unlike the picture is just inside and just outside each: the median
+    over its round of the log grey difference 3 % of its radius either side."""
+    a = np.linspace(0, 2 * np.pi, 180, endpoint=False)
+    c, s = math.cos(angle), math.sin(angle)
+    out = []
+    for p in peaks:
+        vals = []
+        for k in (0.97, 1.03):
+            r = p.radius * k
+            # back from the unsquashed metric: u along ``angle``, v across it squashed
+            u, v = r * np.cos(a) * math.sqrt(squash), r * np.sin(a) * math.sqrt(squash) / squash
+            x = cx + c * u - s * v
+            y = cy + s * u + c * v
+            vals.append(cv2.remap(g, x.astype(np.float32).reshape(1, -1),
+                                  y.astype(np.float32).reshape(1, -1), cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_CONSTANT, borderValue=-1.0).ravel())
+        inside, outside = vals
+        ok = (inside >= 0) & (outside >= 0)
+        sides = (float(np.median(np.abs(np.log(inside[ok] + 8.0) - np.log(outside[ok] + 8.0))))
+                 if ok.sum() > 20 else 0.0)
+        out.append(_Peak(p.radius, p.mass, p.snr, sides))
+    return out
 
 
 def _triples(lines: list[_Peak], steps: list[_Peak], board: Board
@@ -278,13 +315,15 @@ def _triples(lines: list[_Peak], steps: list[_Peak], board: Board
                 v = _strength(s) * math.exp(-0.5 * ((q - math.log(ks)) / 0.05) ** 2)
                 if v > edge_score:
                     edge, edge_score = s, v
-        score = (_strength(a) + _strength(b) + _strength(c) + edge_score) * (0.4 + 0.6 * prior)
+        painted = _painted(a) * _painted(b) * _painted(c)
+        score = ((_strength(a) + _strength(b) + _strength(c) + edge_score)
+                 * (0.5 + 0.5 * prior) * (0.5 + 0.5 * painted))
         out.append((score, (a, b, c), edge))
     out.sort(key=lambda t: -t[0])
     return out
 
 
-def find(grey: np.ndarray, board: Board, count: int = 3) -> list[Coarse]:
+def find(grey: np.ndarray, board: Board, count: int = 4) -> list[Coarse]:
     """Up to ``count`` hypotheses of the board's centre and circles, the likeliest first
     (module docstring); none when nothing in the frame is ringed like a board."""
     vx, vy = centre_vote(grey)
@@ -303,10 +342,13 @@ def find(grey: np.ndarray, board: Board, count: int = 3) -> list[Coarse]:
         if len(pts.w) < 50:
             continue
         cx, cy, squash, angle, _ = _centre_search(pts, vx * s, vy * s, size)
-        lines = _peaks(_histogram(pts, cx, cy, squash, angle, lo, hi), radii, first)
+        lines = _two_sides(g, cx, cy, squash, angle,
+                           _peaks(_histogram(pts, cx, cy, squash, angle, lo, hi), radii, first))
         steps = _peaks(_histogram(feats["step"], cx, cy, squash, angle, lo, hi), radii, first)
         r = _radius(pts, cx, cy, squash, angle)
-        for score, (a, b, c), edge in _triples(lines, steps, board)[:count]:
+        # the best few of each polarity: light ridges (grain, seams, a glare) can outscore a
+        # dark-lined board's own lines, and the other way about
+        for score, (a, b, c), edge in _triples(lines, steps, board)[:max(2, count // 2)]:
             rr = np.array([a.radius, b.radius, c.radius])
             which = np.argmin(np.abs(np.log(r[:, None] / rr[None])), axis=1)
             near = np.abs(np.log(r / rr[which])) < 0.04

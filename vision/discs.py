@@ -145,7 +145,7 @@ def _sector_kernels(radius_px: float) -> list[tuple[np.ndarray, np.ndarray]]:
     return out
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=2)
 def _kernel_spectra(radius_px: float, rows: int, cols: int) -> tuple[np.ndarray, ...]:
     """The sector kernels' spectra (complex: cos + i sin of the doubled angle), conjugated for
     correlation, on a DFT grid of rows x cols."""
@@ -160,6 +160,61 @@ def _kernel_spectra(radius_px: float, rows: int, cols: int) -> tuple[np.ndarray,
         spec[..., 1] *= -1.0
         out.append(spec)
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=16)
+def _ring_spectrum(radius_px: float, rows: int, cols: int) -> np.ndarray:
+    """The whole ring's kernel spectrum (the sectors' mean), conjugated for correlation."""
+    kernels = _sector_kernels(radius_px)
+    kc = sum(k[0] for k in kernels) / SECTORS
+    ks = sum(k[1] for k in kernels) / SECTORS
+    h = kc.shape[0] // 2
+    pad = np.zeros((rows, cols, 2), np.float32)
+    pad[:kc.shape[0], :kc.shape[1], 0] = kc
+    pad[:kc.shape[0], :kc.shape[1], 1] = ks
+    pad = np.roll(pad, (-h, -h), axis=(0, 1))
+    spec = cv2.dft(pad, flags=cv2.DFT_COMPLEX_OUTPUT)
+    spec[..., 1] *= -1.0
+    return spec
+
+
+# how much larger (or smaller) than the board's scale says discs may look: the board is
+# measured with its outer line at the tournament radius, and boards run from 20 to 32 inches
+SCALES = (0.78, 0.81, 0.84, 0.87, 0.9, 0.93, 0.96, 1.0, 1.04, 1.08, 1.12, 1.17, 1.22, 1.28,
+          1.34)
+SCALE_GAIN = 1.3   # another size's rings must stand this much above the expected size's
+SCALE_PEAKS = 8    # the strongest rings weighed
+SCALE_FLOOR = 2.0  # ... above this (in the board's typical edge energy)
+
+
+def disc_scale(view: TopView, board: Board) -> float:
+    """How much larger than ``board``'s scale says the discs look (1: as it says): the ring
+    size at which the view's strongest rings, on the playing surface, stand out most, if
+    clearly more than at the expected size. A board read from scratch is measured with its
+    outer line at the tournament radius; a smaller board's discs then look larger."""
+    a, b, _ = _tensor(view.image, view, board)
+    h, w = a.shape
+    on = (view.radius < board.outer_radius) & (view.radius > board.hole_diameter / 2 + 4.0)
+    r_max = math.ceil(board.disc_radius * view.ppm * max(SCALES) + 2)
+    rows, cols = cv2.getOptimalDFTSize(h + r_max), cv2.getOptimalDFTSize(w + r_max)
+    z = np.zeros((rows, cols, 2), np.float32)
+    z[:h, :w, 0] = a
+    z[:h, :w, 1] = b
+    fz = cv2.dft(z, flags=cv2.DFT_COMPLEX_OUTPUT)
+    scores = []
+    for k in SCALES:
+        radius = board.disc_radius * view.ppm * k
+        resp = cv2.idft(cv2.mulSpectrums(fz, _ring_spectrum(round(radius, 2), rows, cols), 0),
+                        flags=cv2.DFT_SCALE)[:h, :w, 0]
+        span = int(2 * round(0.55 * radius) + 1)
+        local = cv2.dilate(resp, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (span, span)))
+        peaks = np.sort(resp[(resp >= local) & on & (resp > SCALE_FLOOR)])[::-1]
+        scores.append(float(np.sum(peaks[:SCALE_PEAKS] - SCALE_FLOOR)))
+    best = int(np.argmax(scores))
+    at_one = scores[SCALES.index(1.0)]
+    if SCALES[best] != 1.0 and scores[best] > SCALE_GAIN * at_one + 1.0:
+        return SCALES[best]
+    return 1.0
 
 
 def _sector_responses(a: np.ndarray, b: np.ndarray, radius_px: float) -> np.ndarray:

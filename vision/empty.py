@@ -158,3 +158,16 @@ def reference_of(frame: np.ndarray, maps: ViewMaps) -> np.ndarray:
     does."""
     return cv2.remap(frame, maps.mapx, maps.mapy, cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+
+
+def rescaled(reference: np.ndarray, scale: float, extent: float, new_extent: float,
+             ppm: float, size: int) -> np.ndarray:
+    """The empty board's look (kept at ``extent``) for a view of the same board taken
+    ``scale`` times as large (board mm ``scale`` times what they were), ``new_extent`` and
+    ``size`` pixels across: the same picture, resampled."""
+    # a new view pixel c sits at board (c + 0.5) / ppm - new_extent, which the kept look shows
+    # at that over scale: its pixel there is c / scale + offset
+    offset = (0.5 - new_extent * ppm) / scale + extent * ppm - 0.5
+    m = np.array([[1.0 / scale, 0.0, offset], [0.0, 1.0 / scale, offset]])
+    return cv2.warpAffine(reference, m, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))

@@ -30,14 +30,22 @@ from vision.discs import (
     PX_PER_MM,
     board_light,
     candidates,
+    disc_scale,
     ditch_colour,
     surround_colour,
     top_view,
     view_maps,
 )
-from vision.empty import Difference, compare
+from vision.empty import Difference, compare, rescaled
 from vision.errors import BoardInDoubt, CameraMoved, UnreadableImage
-from vision.registration import MIN_AGREEMENT, find_board, grey_of, refit_camera
+from vision.registration import (
+    MIN_AGREEMENT,
+    find_board,
+    grey_of,
+    refit_camera,
+    scaled,
+    scaled_camera,
+)
 from vision.rings import agreement
 from vision.seats import find_turn, place_seats
 from vision.sides import RGB, assign
@@ -269,50 +277,40 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     operator confirmed a reading that showed that side only; otherwise team 0 is the darker.
     """
     frame = _check_frame(frame, name)
+    stated = board is not None
     reg, board = locate(frame, calibration, board, focal_px=focal_px, seat0=seat0, name=name)
-    same = (calibration is not None and board is calibration.board
-            and reg.camera is calibration.camera)
-    maps = calibration.maps if same else view_maps(reg.camera, board, board.disc_thickness,
-                                                   PX_PER_MM)
-    view = top_view(frame, maps)
     doubts: list[str] = []
     notes: list[str] = list(reg.notes)
-    seen = _surface_seen(view, board)
-    if seen < SURFACE_SEEN:
-        doubts.append(f"only {seen:.0%} of the playing surface is in the picture")
-    diff = None
-    if calibration is not None and calibration.reference is not None:
-        diff = compare(view, calibration.reference, board.surface_radius)
-    least = None
-    if diff is not None:  # rims looked for in the difference too: the board's own lines and
-        # print are gone from it
-        least = max(MIN_CHANGE, CHANGE_PER_NOISE * _noise(diff, view, board))
-        cands = _changed(candidates(view, board, also=diff.residual * 100.0), diff, view,
-                         board, least)
-    else:
-        cands = candidates(view, board)
-    levels = (calibration.clutter if calibration is not None and calibration.clutter
-              else rimlib.clutter(frame, reg.camera, board))
-    centres = np.array([[c.x_mm, c.y_mm] for c in cands]).reshape(-1, 2)
-    rims = [r for r in rimlib.measure(frame, reg.camera, centres, board, levels)
-            if r is not None]
-    xy = np.array([[r.x_mm, r.y_mm] for r in rims]).reshape(-1, 2)
-    faces, even = rimlib.face_colours(frame, reg.camera, rims, board.disc_radius)
-    light = board_light(view, xy, board)[:, ::-1]
-    around = np.where((np.hypot(xy[:, 0], xy[:, 1]) < board.surface_radius)[:, None], light,
-                      ditch_colour(view, xy, board)[:, ::-1])
-    ring, lit = surround_colour(view, xy, board)
-    around = np.where(np.isnan(ring), around, ring[:, ::-1])
-    lit = np.where(np.isnan(lit), around, lit[:, ::-1])
-    change = None
-    if diff is not None:
-        change = np.linalg.norm(diff.at(view, xy, 0.8 * board.disc_radius), axis=1)
-    # the empty board decides the playing surface's discs; the ditch's (scoring nothing, and
-    # shaded by each other) are judged by their own colour against its floor
-    keep = [i for i, r in enumerate(rims)
-            if _is_disc(r, faces[i], even[i], around[i], lit[i], board,
-                        None if change is None or r.in_ditch else (float(change[i]), least))]
-    keep = _distinct([rims[i] for i in keep], keep, board)
+    scale = 1.0
+    seen_ = _look(frame, calibration, reg, board)
+    if not stated and calibration is not None and calibration.board_from == "stated":
+        stated = True
+    if not stated:
+        # the board's scale is its outer line's tournament radius unless stated: discs that
+        # look another size say the board is another size
+        k = disc_scale(seen_.view, board)
+        if k != 1.0:  # taken only if more discs are found at that size
+            other = _look(frame, calibration, *_rescaled(reg, board, 1.0 / k))
+            if _on_surface(other) >= 3 and _on_surface(other) > _on_surface(seen_):
+                scale, seen_ = 1.0 / k, other
+        for _ in range(2):  # the discs' own size, measured, settles it
+            k = _disc_size(seen_.rims, seen_.keep, seen_.board)
+            if abs(k - 1.0) <= (RESCALE if scale == 1.0 else RESCALE / 3):
+                break
+            scale /= k
+            seen_ = _look(frame, calibration, *_rescaled(reg, board, scale))
+    reg, board = seen_.reg, seen_.board
+    if scale != 1.0:
+        inches = 2 * board.surface_radius / 25.4
+        notes.append(f"the discs look {1 / scale - 1:+.0%} the size a tournament board's would; "
+                     f"the board is taken as a {inches:.1f}-inch playing surface (state the "
+                     "board in the config's [board] to be sure)")
+    view, diff, least = seen_.view, seen_.diff, seen_.least
+    surface = _surface_seen(view, board)
+    if surface < SURFACE_SEEN:
+        doubts.append(f"only {surface:.0%} of the playing surface is in the picture")
+    rims, faces, light, change, keep = (seen_.rims, seen_.faces, seen_.light, seen_.change,
+                                        seen_.keep)
     seen = [_rim_confidence(rims[i], None if change is None else float(change[i]), least)
             for i in keep]
     rims, faces, light = [rims[i] for i in keep], faces[keep], light[keep]
@@ -393,6 +391,100 @@ def _nearer_side(colour: np.ndarray, colours: tuple[RGB | None, RGB | None]) -> 
     if not np.isfinite(min(d)):
         return 0 if float(colour @ np.array([0.299, 0.587, 0.114])) < 100 else 1
     return int(np.argmin(d))
+
+
+RESCALE = 0.06  # discs measured this much larger or smaller than the board says rescale it
+#                 (a third of it once their rings have already said the board is another size)
+
+
+@dataclass(frozen=True, eq=False)
+class _Seen:
+    """One look at the frame with a camera and board: the view, its difference from the empty
+    board, the rims measured and which of them are discs."""
+
+    reg: Registration
+    board: Board
+    view: Any
+    diff: Difference | None
+    least: float | None
+    rims: list
+    faces: np.ndarray
+    light: np.ndarray
+    change: np.ndarray | None
+    keep: list[int]
+
+
+def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
+          board: Board) -> _Seen:
+    """The discs' candidates and rims measured with this camera and board, and which pass
+    for discs (the module docstring's steps up to the sides)."""
+    same = (calibration is not None and board is calibration.board
+            and reg.camera is calibration.camera)
+    maps = calibration.maps if same else view_maps(reg.camera, board, board.disc_thickness,
+                                                   PX_PER_MM)
+    view = top_view(frame, maps)
+    diff = least = None
+    if calibration is not None and calibration.reference is not None:
+        reference = calibration.reference
+        if not same and calibration.board.outer_radius != board.outer_radius:
+            s = board.outer_radius / calibration.board.outer_radius
+            reference = rescaled(reference, s, calibration.maps.extent, maps.extent,
+                                 maps.ppm, maps.mapx.shape[0])
+        diff = compare(view, reference, board.surface_radius)
+    if diff is not None:  # rims looked for in the difference too: the board's own lines and
+        # print are gone from it
+        least = max(MIN_CHANGE, CHANGE_PER_NOISE * _noise(diff, view, board))
+        cands = _changed(candidates(view, board, also=diff.residual * 100.0), diff, view,
+                         board, least)
+    else:
+        cands = candidates(view, board)
+    levels = (calibration.clutter if calibration is not None and calibration.clutter
+              else rimlib.clutter(frame, reg.camera, board))
+    centres = np.array([[c.x_mm, c.y_mm] for c in cands]).reshape(-1, 2)
+    rims = [r for r in rimlib.measure(frame, reg.camera, centres, board, levels)
+            if r is not None]
+    xy = np.array([[r.x_mm, r.y_mm] for r in rims]).reshape(-1, 2)
+    faces, even = rimlib.face_colours(frame, reg.camera, rims, board.disc_radius)
+    light = board_light(view, xy, board)[:, ::-1]
+    around = np.where((np.hypot(xy[:, 0], xy[:, 1]) < board.surface_radius)[:, None], light,
+                      ditch_colour(view, xy, board)[:, ::-1])
+    ring, lit = surround_colour(view, xy, board)
+    around = np.where(np.isnan(ring), around, ring[:, ::-1])
+    lit = np.where(np.isnan(lit), around, lit[:, ::-1])
+    change = None
+    if diff is not None:
+        change = np.linalg.norm(diff.at(view, xy, 0.8 * board.disc_radius), axis=1)
+    # the empty board decides the playing surface's discs; the ditch's (scoring nothing, and
+    # shaded by each other) are judged by their own colour against its floor
+    keep = [i for i, r in enumerate(rims)
+            if _is_disc(r, faces[i], even[i], around[i], lit[i], board,
+                        None if change is None or r.in_ditch else (float(change[i]), least))]
+    keep = _distinct([rims[i] for i in keep], keep, board)
+    return _Seen(reg, board, view, diff, least, rims, faces, light, change, keep)
+
+
+def _on_surface(seen: _Seen) -> int:
+    """How many discs a look found on the playing surface."""
+    return sum(not seen.rims[i].in_ditch for i in seen.keep)
+
+
+def _disc_size(rims: list, keep: list[int], board: Board) -> float:
+    """How much larger than the board says the discs look: the median radius of the rims
+    seen well enough (fitted freely; a third of their round, tightly), 1 when fewer than three
+    are. Their coverage counts profiles near the expected radius, so a disc of another size
+    is seen over less of its round than it shows."""
+    clean = [rims[i].radius_mm for i in keep
+             if rims[i].coverage >= 0.3 and rims[i].spread_mm < 0.4 and not rims[i].in_ditch]
+    if len(clean) < 3:
+        return 1.0
+    return float(np.median(clean)) / board.disc_radius
+
+
+def _rescaled(reg: Registration, board: Board, scale: float) -> tuple[Registration, Board]:
+    """The camera and board with the board's lengths (not the discs') ``scale`` times what
+    they were: the same picture of a board that size."""
+    return (replace(reg, camera=scaled_camera(reg.camera, scale),
+                    ring_sigma_mm=reg.ring_sigma_mm * scale), scaled(board, scale))
 
 
 def _disc_confidence(zone: int, margin: float, sigma: float, side_sure: bool,

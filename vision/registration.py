@@ -33,13 +33,15 @@ from vision.rings import (
     circles,
     find_points,
     fit_camera,
+    weakest_line,
 )
 
 log = logging.getLogger(__name__)
 
 GOOD_AGREEMENT = 0.6   # a fit this much in line with the painted lines needs no second try
 MIN_AGREEMENT = 0.3    # ... and one less is not the board
-MIN_COARSE = 1.0       # a hypothesis whose circles line up this little is not tried
+MIN_COARSE = 0.6       # a hypothesis whose circles line up this little is not tried
+CLOSE = 0.92           # ... and one scoring this share of the one before is tried too
 # how far (mm, one standard deviation) each circle may stand from the tournament board's radius
 # (scaled to this board's outer line) when the board is measured: real boards' 15 and 10 lines
 # stand several per cent off, and the surface ends a little nearer or further
@@ -91,6 +93,25 @@ def measured(board: Board, radii: tuple[float, ...]) -> Board:
                    ditch_radius=round(radii[3] + beyond, 2))
 
 
+def scaled(board: Board, scale: float) -> Board:
+    """``board`` with its lengths (lines, surface, ditch, hole, pegs, lines' width) ``scale``
+    times what they were; its discs as they are."""
+    return replace(board, hole_diameter=board.hole_diameter * scale,
+                   fifteen_radius=board.fifteen_radius * scale,
+                   ten_radius=board.ten_radius * scale, outer_radius=board.outer_radius * scale,
+                   surface_radius=board.surface_radius * scale,
+                   ditch_radius=board.ditch_radius * scale,
+                   peg_diameter=board.peg_diameter * scale, line_width=board.line_width * scale)
+
+
+def scaled_camera(camera: CameraModel, scale: float) -> CameraModel:
+    """The camera seeing a board ``scale`` times as large from ``scale`` times as far: the same
+    picture, in the larger board's millimetres."""
+    p = camera.params()
+    p[11:14] *= scale
+    return camera.with_params(p)
+
+
 def _plausible(radii: tuple[float, ...]) -> bool:
     r15, r10, r5, rs = radii[:4]
     return 0.0 < r15 < r10 < r5 < rs and 1.4 < r10 / r15 < 2.8 and 1.02 < rs / r5 < 1.3
@@ -125,7 +146,8 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
         with them held), then, if that puts them less than well, with their radii measured,
         kept only if it puts them clearly better."""
         got = _fit_from(grey, c, board, board, priors, w, h, held)
-        if not measure or (got is not None and got[2] >= HELD_GOOD):
+        if not measure or (got is not None and got[2] >= HELD_GOOD and weakest_line(
+                grey, got[0], got[3], got[4]) >= HELD_LINE):
             return got
         if not _plausible(c.radii_mm(board)):
             return got
@@ -138,11 +160,14 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
     # each hypothesis with the lens as expected, then the likeliest with other focal lengths
     best: tuple[CameraModel, RingFit, float, Board, float] | None = None
     best_c = hypotheses[0]
-    for c in hypotheses:
+    for i, c in enumerate(hypotheses):
         got = attempt(c, Priors(guess.focal_px, min(guess.sigma, 0.1)))
         if got is not None and (best is None or got[2] > best[2]):
             best, best_c = got, c
-        if good(best):
+        # a close second hypothesis is tried even after a good fit: the one whose lines
+        # agree better is the board
+        close = i + 1 < len(hypotheses) and hypotheses[i + 1].score >= CLOSE * c.score
+        if good(best) and not close:
             break
     # other focal lengths only when the lens as expected found the lines barely or not at
     # all (a phone's unknown lens, a board near the frame's edge pulling the pose off)
@@ -177,7 +202,8 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
 
 SNAP = 0.015  # a board measured this near the prior's proportions is tried at them
 PRIOR_MARGIN = 0.03  # ... and one further off kept only if its lines agree this much better
-HELD_GOOD = 0.75     # a fit at the prior's proportions this much in line needs no measuring
+HELD_GOOD = 0.75     # a fit at the prior's proportions this much in line needs no measuring,
+HELD_LINE = 0.6      # ... if every line of it is found on this share of its round
 
 
 def _snap(grey: np.ndarray, best: tuple[CameraModel, RingFit, float, Board, float],

@@ -214,19 +214,37 @@ def agreement(grey: np.ndarray, camera: CameraModel, board: Board, polarity: flo
     the three lines (those inside the frame) whose line lies within ``within_mm`` of where the
     camera says. Near 1 for a good fit (pegs, numerals and discs take a little), low for one
     that has slipped onto the wrong line."""
+    hits = line_hits(grey, camera, board, polarity, within_mm)
+    seen = sum(n for _, n in hits)
+    return sum(h for h, _ in hits) / seen if seen else 0.0
+
+
+def line_hits(grey: np.ndarray, camera: CameraModel, board: Board, polarity: float,
+              within_mm: float = 0.75) -> list[tuple[int, int]]:
+    """Per painted line (15, 10, outer): how many of its profiles inside the frame found it
+    within ``within_mm`` of where ``camera`` puts it, and how many there were."""
     step = min(0.5, max(0.15, 0.4 * camera.mm_per_px()))
-    hit = seen = 0
+    out = []
     for c in circles(board):
         if c.kind != "line":
             continue
         prof, offsets, _ = _profiles(grey, camera, c.radius, c.samples, 5.0, step)
         inside = ~np.isnan(prof).any(axis=1)
         if not inside.any():
+            out.append((0, 0))
             continue
         off, _ = _find_line(prof[inside], offsets, step, polarity, board.line_width)
-        seen += int(inside.sum())
-        hit += int(np.sum(np.abs(np.nan_to_num(off, nan=99.0)) < within_mm))
-    return hit / seen if seen else 0.0
+        out.append((int(np.sum(np.abs(np.nan_to_num(off, nan=99.0)) < within_mm)),
+                    int(inside.sum())))
+    return out
+
+
+def weakest_line(grey: np.ndarray, camera: CameraModel, board: Board, polarity: float) -> float:
+    """The least share of its profiles any painted line was found on where ``camera`` puts
+    it: a fit holding the lines at the wrong radii puts one of them off while the others
+    agree."""
+    shares = [h / n for h, n in line_hits(grey, camera, board, polarity) if n > 0]
+    return min(shares) if shares else 0.0
 
 
 @dataclass(frozen=True)
