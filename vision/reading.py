@@ -230,6 +230,7 @@ def locate(frame: np.ndarray, calibration: Calibration | None, board: Board | No
 
 MOVED_AGREEMENT = 0.6  # a frame whose lines agree less than this share of the empty board's
 MOVED_TURN_DEG = 0.5   # ... or whose board is turned this far from it: the camera has moved
+HIDDEN_AGREEMENT = 0.3  # ... unless no camera fits them better, and this share still agree
 
 
 def still(frame: np.ndarray, cal: Calibration, reg: Registration, name: str) -> Registration:
@@ -251,13 +252,19 @@ def still(frame: np.ndarray, cal: Calibration, reg: Registration, name: str) -> 
         camera = place_seats(camera, turn, board, cal.seat0) if turn.source != "none" \
             else camera
         score = agreement(grey, camera, board, polarity)
-        if score >= 0.8 * cal.agreement:
+        if score >= 0.8 * cal.agreement and (turned or score > now + 0.05):
             shift = float(np.hypot(*(camera.nadir() - cal.camera.nadir())))
             log.warning("%s: the camera has moved since it was calibrated (%.0f mm); followed "
                         "it", name, shift)
             return replace(reg, camera=camera, confidence=min(1.0, score / cal.agreement),
                            notes=("the camera has moved since it was calibrated; the reading "
                                   "followed it, but calibrate again when the board is empty",))
+    if not turned and now >= HIDDEN_AGREEMENT * cal.agreement:
+        # the lines that show are where the calibration has them, and no other camera puts
+        # them better: the rest are hidden (an arm over the board, discs on the lines)
+        return replace(reg, confidence=min(1.0, now / max(cal.agreement, 1e-6)),
+                       notes=("much of the board's lines is hidden in this frame (an arm or "
+                              "a hand over the board?)",))
     raise CameraMoved(f"camera moved: calibrate again ({name}: the board's lines are no "
                       "longer where the calibration has them)")
 
@@ -289,9 +296,13 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         # the board's scale is its outer line's tournament radius unless stated: discs that
         # look another size say the board is another size
         k = disc_scale(seen_.view, board)
-        if k != 1.0:  # taken only if more discs are found at that size
+        if k != 1.0:  # taken only if more discs are found at that size, within the same
+            # outer line (a larger board taken reaches onto the table), their radii agreeing
             other = _look(frame, calibration, *_rescaled(reg, board, 1.0 / k))
-            if _on_surface(other) >= 3 and _on_surface(other) > _on_surface(seen_):
+            within = min(1.0, k) * board.outer_radius
+            more = _on_surface(other, within / k)
+            if (more >= 3 and more > _on_surface(seen_, within)
+                    and abs(_disc_size(other.rims, other.keep, other.board) - 1.0) < 0.08):
                 scale, seen_ = 1.0 / k, other
         for _ in range(2):  # the discs' own size, measured, settles it
             k = _disc_size(seen_.rims, seen_.keep, seen_.board)
@@ -331,8 +342,12 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             (float(pix[0]), float(pix[1])), float(np.hypot(*(edge - pix))), rim.in_ditch,
             sure, (round(float(face[0])), round(float(face[1])), round(float(face[2]))),
             round(confidence, 3), doubt))
-    if diff is not None:
-        discs += _suspects(frame, diff, view, board, reg, discs, least, sides.colours)
+    if diff is not None:  # what changed the board and is not a disc read, flagged there
+        discs += [_unread_disc(x, y, view, board, reg, sides.colours)
+                  for x, y in _unread(diff, view, board, discs, least)]
+    if doubts:  # the board in doubt: every disc is to be checked, for that reason
+        discs = [replace(d, uncertain=True, confidence=min(d.confidence, 0.3),
+                         doubt=d.doubt or "the board as a whole is in doubt") for d in discs]
     discs.sort(key=lambda d: (-d.zone, math.hypot(d.x_mm, d.y_mm)))
     log.info("%s: %d discs, totals %s%s", name, len(discs),
              [sum(d.zone for d in discs if d.team == k) for k in (0, 1)],
@@ -345,14 +360,34 @@ SUSPECT_SHARE = 0.35   # a change this share of a disc's area, unread, is someth
 SUSPECT_CHANGE = 3.0   # ... where the change is this many times the least a disc makes
 
 
-def _suspects(frame: np.ndarray, diff: Difference, view: Any, board: Board,
-              reg: Registration, discs: list[DiscReading], least: float,
-              colours: tuple[RGB | None, RGB | None]) -> list[DiscReading]:
-    """What changed the empty board where it would score, and is not a disc read: a disc
-    leaning on a peg or the rim, two stacked, one whose rim could not be followed, or a hand
-    or a stray object. Each becomes an uncertain disc at the change's middle (its side by
-    colour, as well as it can be guessed), so the reading is checked there rather than
-    trusted without it."""
+def _unread_disc(x: float, y: float, view: Any, board: Board, reg: Registration,
+                 colours: tuple[RGB | None, RGB | None]) -> DiscReading:
+    """An uncertain disc where something changed the board and could not be read as one: most
+    often a disc after all (dark on dark, leaning, stacked), so it is put where it lies with the
+    zone it would have and the side its colour is nearer, for the players to check."""
+    z = board.disc_thickness
+    col = np.clip(np.round((x + view.extent) * view.ppm - 0.5), 0, view.image.shape[1] - 1)
+    row = np.clip(np.round((view.extent - y) * view.ppm - 0.5), 0, view.image.shape[0] - 1)
+    colour = view.image[int(row), int(col)][::-1]  # RGB of what is there
+    d = [np.linalg.norm(np.log(colour + 8.0) - np.log(np.array(c) + 8.0)) if c is not None
+         else np.inf for c in colours]
+    team = (int(np.argmin(d)) if np.isfinite(min(d)) else
+            0 if float(colour @ np.array([0.299, 0.587, 0.114])) < 100 else 1)
+    pix = reg.camera.project(np.array([x, y, z]))
+    edge = reg.camera.project(np.array([x + board.disc_radius, y, z]))
+    return DiscReading(x, y, team, board.zone(math.hypot(x, y)), True, 0.0, 9.9,
+                       (float(pix[0]), float(pix[1])), float(np.hypot(*(edge - pix))), False,
+                       False, (round(float(colour[0])), round(float(colour[1])),
+                               round(float(colour[2]))),
+                       0.2, "something here changed the board but could not be read as a disc")
+
+
+def _unread(diff: Difference, view: Any, board: Board, discs: list[DiscReading],
+            least: float) -> list[tuple[float, float]]:
+    """Where something changed the empty board where it would score, and is not a disc read:
+    a disc leaning on a peg or the rim, two stacked, one whose rim could not be followed, or a
+    hand or a stray object (board mm, each change's middle). The reading is then not to be
+    trusted without a look there."""
     rr = view.radius
     on = ((rr < board.outer_radius - board.line_width) & (rr > board.hole_diameter / 2 + 3.0)
           & view.inside)
@@ -361,36 +396,16 @@ def _suspects(frame: np.ndarray, diff: Difference, view: Any, board: Board,
         xy = np.array([[d.x_mm, d.y_mm] for d in discs])
         changed &= view.disc_mask(xy, board.disc_radius + 7.0) == 0
     mask = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     area = math.pi * (board.disc_radius * view.ppm) ** 2
     out = []
     for k in range(1, n):
         if stats[k, cv2.CC_STAT_AREA] < SUSPECT_SHARE * area:
             continue
         x, y = view.to_board(np.array(centroids[k][0]), np.array(centroids[k][1]))
-        x, y = float(x), float(y)
-        zone = board.zone(math.hypot(x, y))
-        if zone == 0:
-            continue
-        colour = np.median(view.image[labels == k], axis=0)[::-1]  # RGB of what is there
-        team = _nearer_side(colour, colours)
-        z = board.disc_thickness
-        pix = reg.camera.project(np.array([x, y, z]))
-        edge = reg.camera.project(np.array([x + board.disc_radius, y, z]))
-        out.append(DiscReading(
-            x, y, team, zone, True, 0.0, 9.9, (float(pix[0]), float(pix[1])),
-            float(np.hypot(*(edge - pix))), False, False,
-            (round(float(colour[0])), round(float(colour[1])), round(float(colour[2]))),
-            0.2, "something here changed the board but could not be read as a disc"))
+        if board.zone(math.hypot(float(x), float(y))) > 0:
+            out.append((float(x), float(y)))
     return out
-
-
-def _nearer_side(colour: np.ndarray, colours: tuple[RGB | None, RGB | None]) -> int:
-    d = [np.linalg.norm(np.log(colour + 8.0) - np.log(np.array(c) + 8.0)) if c is not None
-         else np.inf for c in colours]
-    if not np.isfinite(min(d)):
-        return 0 if float(colour @ np.array([0.299, 0.587, 0.114])) < 100 else 1
-    return int(np.argmin(d))
 
 
 RESCALE = 0.06  # discs measured this much larger or smaller than the board says rescale it
@@ -463,9 +478,9 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
     return _Seen(reg, board, view, diff, least, rims, faces, light, change, keep)
 
 
-def _on_surface(seen: _Seen) -> int:
-    """How many discs a look found on the playing surface."""
-    return sum(not seen.rims[i].in_ditch for i in seen.keep)
+def _on_surface(seen: _Seen, within: float) -> int:
+    """How many discs a look found within ``within`` mm of the centre (its board's mm)."""
+    return sum(math.hypot(seen.rims[i].x_mm, seen.rims[i].y_mm) < within for i in seen.keep)
 
 
 def _disc_size(rims: list, keep: list[int], board: Board) -> float:

@@ -177,19 +177,26 @@ def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = No
             return _sides(faces, raw, x, colours)
         except _Split:
             pass
-    # more than two colours: a colour no scoring disc shows is set aside (of two such, the
-    # rarer), and the board read from the rest
+    # more than two colours: first a colour no scoring disc shows is set aside (of two such,
+    # the rarer); failing that, every disc that scores nothing (another set's in the ditch, a
+    # hand or a cup taken for a disc), the sides read from the scoring discs alone
     labels, _ = k_means(x, 3) if n >= 3 else (np.zeros(n, int), None)
     idle = [j for j in range(3) if (labels == j).any() and not scoring[labels == j].any()]
-    if not idle:
-        return _in_doubt(faces, raw, x, colours)
-    j = min(idle, key=lambda j: int((labels == j).sum()))
-    aside = labels == j
-    try:
-        core = _sides(faces[~aside], raw[~aside], x[~aside], colours)
-    except _Split:
-        return _in_doubt(faces, raw, x, colours)
-    return _with_aside(core, raw, aside)
+    trials = []
+    if idle:
+        j = min(idle, key=lambda j: int((labels == j).sum()))
+        trials.append(labels == j)
+    if scoring.any() and not scoring.all():
+        trials.append(~scoring)
+    for aside in trials:
+        if _three(x[~aside]):
+            continue
+        try:
+            core = _sides(faces[~aside], raw[~aside], x[~aside], colours)
+        except _Split:
+            continue
+        return _with_aside(core, raw, aside)
+    return _in_doubt(faces, raw, x, colours)
 
 
 def _in_doubt(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
