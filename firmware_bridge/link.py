@@ -42,6 +42,7 @@ import serial
 from firmware_bridge import events as ev
 from firmware_bridge.codec import Decoder, DecoderStats, Frame, encode
 from firmware_bridge.errors import (
+    BadSetting,
     BridgeError,
     CommandTimeout,
     LinkClosed,
@@ -54,6 +55,7 @@ from firmware_bridge.messages import (
     FLAG_SENSOR_OK,
     FROM_HOST,
     PROTOCOL_VERSION,
+    BarStatus,
     Error,
     GetStatus,
     Heartbeat,
@@ -63,7 +65,6 @@ from firmware_bridge.messages import (
     Reboot,
     SetDebounce,
     SetThresholds,
-    Status,
     TouchChange,
 )
 
@@ -72,10 +73,6 @@ log = logging.getLogger(__name__)
 BAUDRATE = 115200  # ignored by USB CDC (the Pico's own USB), but pyserial needs one
 JOIN_TIMEOUT_S = 2.0
 LOST_AFTER_PERIODS = 3  # MCU heartbeat periods without a good frame before it counts as lost
-
-
-class BadSetting(BridgeError, ValueError):
-    """A link setting out of its range (the message names it)."""
 
 
 @dataclass(frozen=True)
@@ -167,7 +164,7 @@ class Link:
         self._closed = False
         self._tx_seq = 0
         self._request = 0
-        self._pending: dict[int, concurrent.futures.Future[Status]] = {}
+        self._pending: dict[int, concurrent.futures.Future[BarStatus]] = {}
         # Counters and MCU state (guarded by _lock where other threads read them).
         self._old_decoders = DecoderStats()
         self._decoder = Decoder()
@@ -244,11 +241,11 @@ class Link:
             self._tx_seq = (self._tx_seq + 1) & 0xFF
             self._sent += 1
 
-    def get_status(self, timeout: float | None = None) -> Status:
+    def get_status(self, timeout: float | None = None) -> BarStatus:
         return self._ask(lambda r: GetStatus(r), timeout)
 
     def set_thresholds(self, touch: int, release: int, quadrant: int = ALL_QUADRANTS,
-                       timeout: float | None = None) -> Status:
+                       timeout: float | None = None) -> BarStatus:
         """Set the MPR121 thresholds (raw counts) of one quadrant or, by default, all four.
 
         The MCU keeps them until it resets; send them again after each
@@ -256,7 +253,7 @@ class Link:
         """
         return self._ask(lambda r: SetThresholds(r, quadrant, touch, release), timeout)
 
-    def set_debounce(self, debounce_ms: int, timeout: float | None = None) -> Status:
+    def set_debounce(self, debounce_ms: int, timeout: float | None = None) -> BarStatus:
         return self._ask(lambda r: SetDebounce(r, debounce_ms), timeout)
 
     def reboot(self, maintenance: bool = False) -> None:
@@ -268,8 +265,8 @@ class Link:
 
     # ---- commands ----
 
-    def _ask(self, make: Any, timeout: float | None) -> Status:
-        future: concurrent.futures.Future[Status] = concurrent.futures.Future()
+    def _ask(self, make: Any, timeout: float | None) -> BarStatus:
+        future: concurrent.futures.Future[BarStatus] = concurrent.futures.Future()
         with self._lock:
             self._request = self._request % 255 + 1
             request = self._request
@@ -436,11 +433,11 @@ class Link:
             return
         if self._incompatible:
             return
-        if isinstance(msg, Heartbeat | Status):
+        if isinstance(msg, Heartbeat | BarStatus):
             self._sensor(bool(msg.flags & FLAG_SENSOR_OK), now)
         if isinstance(msg, TouchChange):
             self._touch(msg, now)
-        elif isinstance(msg, Status):
+        elif isinstance(msg, BarStatus):
             with self._lock:
                 future = self._pending.get(msg.request)
             if future is not None and not future.done():

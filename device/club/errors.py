@@ -16,3 +16,7 @@ class MessageError(ClubError, ValueError):
 
 class HubStoreError(ClubError):
     """The hub's store cannot be opened or written."""
+
+
+class QueryError(ClubError, ValueError):
+    """A query to the hub's pages that cannot be answered as asked (the message says why)."""

@@ -34,6 +34,7 @@ from aiohttp import web
 
 from device.club import password as passwords
 from device.club.cmn import cmn_batch, cmn_match, exportable, results_csv
+from device.club.errors import QueryError
 from device.club.hub import Hub
 from device.club.hubstore import HubStore
 from device.club.publisher import make_client, refusal
@@ -78,7 +79,7 @@ def filters(query: Any) -> dict[str, Any]:
         out["event"] = query["event"]
     if query.get("date"):
         if not DAY.match(query["date"]):
-            raise ValueError(f"date must be YYYY-MM-DD, got {query['date']!r}")
+            raise QueryError(f"date must be YYYY-MM-DD, got {query['date']!r}")
         out["day"] = query["date"]
     if query.get("board"):
         out["board"] = query["board"]

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from device.commands.logfile import LogUnreadable, NotALog, open_log
-    from device.screen.text import render
+    from device.screen.text import as_text
     from rules.replay import replay
 
     try:
@@ -40,14 +40,14 @@ def _cmd_replay(args: argparse.Namespace) -> int:
                 continue
             before, match = match, step.match
             if args.scoreboard and match is not None and _scoreboard_moment(before, match):
-                print(render(match), end="\n\n", flush=True)
+                print(as_text(match), end="\n\n", flush=True)
     if match is None:
         print(f"crokiscore replay: {args.file} holds no match", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(match.summary().to_json()))
     elif not args.scoreboard:
-        print(render(match))
+        print(as_text(match))
     return 1 if bad else 0
 
 
@@ -143,14 +143,15 @@ def _cmd_bridge(args: argparse.Namespace) -> int:
     import queue
     import time
 
-    from firmware_bridge.errors import BridgeError
+    from device.errors import UsageError
+    from firmware_bridge.errors import BadSetting, BridgeError
     from firmware_bridge.events import McuBooted, to_json
-    from firmware_bridge.link import BadSetting, Link, LinkTiming
+    from firmware_bridge.link import Link, LinkTiming
 
     try:
         timing = LinkTiming(heartbeat_s=args.heartbeat, mcu_timeout_s=args.timeout)
         thresholds = _thresholds(args.thresholds) if args.thresholds else None
-    except (BadSetting, ValueError) as exc:
+    except (BadSetting, UsageError) as exc:
         print(f"crokiscore bridge: {exc}", file=sys.stderr)
         return 2
     try:
@@ -213,7 +214,9 @@ def _thresholds(text: str) -> tuple[int, int]:
     except ValueError:
         pair = (0, 0)
     if not 0 < pair[1] < pair[0] <= 255:
-        raise ValueError(f"--thresholds wants TOUCH/RELEASE counts with 0 < RELEASE < TOUCH "
+        from device.errors import UsageError
+
+        raise UsageError(f"--thresholds wants TOUCH/RELEASE counts with 0 < RELEASE < TOUCH "
                          f"<= 255, such as 12/6, not {text!r}")
     return pair
 

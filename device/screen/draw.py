@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from device.errors import DisplaySettingsError
 from device.screen.glyphs import (
     SMALL,
     TINY,
@@ -90,10 +91,11 @@ def render(view: ScoreView, width: int = NARROW, height: int = HEIGHT, mode: str
     ``"L"`` (greyscale, drawn in the 16 levels a 4-bit panel shows). Panels 256 wide or more
     get the wide layout; the layout is centred on panels bigger than it."""
     if mode not in MODES:
-        raise ValueError(f"display mode must be one of {', '.join(MODES)}, got {mode!r}")
+        raise DisplaySettingsError(
+            f"display mode must be one of {', '.join(MODES)}, got {mode!r}", "mode")
     if width < NARROW or height < HEIGHT:
-        raise ValueError(f"the scoreboard needs a panel of at least {NARROW}x{HEIGHT} pixels, "
-                         f"got {width}x{height}")
+        raise DisplaySettingsError(f"the scoreboard needs a panel of at least {NARROW}x{HEIGHT} "
+                                   f"pixels, got {width}x{height}", "width")
     wide = width >= WIDE
     lw = WIDE if wide else NARROW
     image = Image.new(mode, (width, height), 0)

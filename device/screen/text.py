@@ -33,7 +33,7 @@ def _next_line(m: Match, s: Summary) -> str:
     return f"next: {m.players[s.seat]}{extra}"
 
 
-def render(m: Match) -> str:
+def as_text(m: Match) -> str:
     s = m.summary()
     t0, t1 = s.teams
     a, b = s.score
@@ -80,7 +80,7 @@ class TextScreen:
         self.write = write
 
     def show(self, match: Match | None, status: Status) -> None:
-        lines = [render(match)] if match is not None else ["no match"]
+        lines = [as_text(match)] if match is not None else ["no match"]
         if status.twenty is not None and match is not None:
             lines.append(f"  *** 20 for {match.team_names()[status.twenty]} ***")
         for text in (*status.errors, status.message):

@@ -10,7 +10,7 @@ from device.commands.cli import main
 from device.commands.doctor import SHIPPED_FIRMWARE, examine
 from device.store import EventStore
 from firmware_bridge.codec import Decoder, encode
-from firmware_bridge.messages import ChannelStatus, GetStatus, Hello, Status
+from firmware_bridge.messages import BarStatus, ChannelStatus, GetStatus, Hello
 from rules import NewMatch, Shot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -112,7 +112,7 @@ class OtherFirmwarePico(threading.Thread):
                 replies = [] if greeted else [Hello(1, self.version, 0xC0DE, 1)]
                 greeted = True
                 if isinstance(frame.message, GetStatus):
-                    replies.append(Status(frame.message.request, 0, 0, 3, 20,
+                    replies.append(BarStatus(frame.message.request, 0, 0, 3, 20,
                                           (ChannelStatus(12, 6),) * 4))
                 for message in replies:
                     os.write(self.master, encode(message, seq))
