@@ -28,9 +28,6 @@ from hw_sim.oled import SimOledBus
 from rules.board import STANDARD, Board
 
 log = logging.getLogger(__name__)
-PLAUSIBLE_PULSE_S = 0.1
-"""A drop's pulse longer than this (the daemon counts 0.2 s as a blocked beam) was stretched by
-the scheduler, not by the disc."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +37,8 @@ class Wiring:
     hole_pin: int = 17
     buttons: tuple[tuple[str, int], ...] = (("menu", 5), ("ok", 6), ("back", 13))
     channels: tuple[int, int, int, int] = (0, 1, 2, 3)
+    blocked_s: float = 0.2
+    """A pulse longer than this is a blocked beam to the daemon (its [hole] max_pulse_ms)."""
 
 
 class SimTable:
@@ -109,7 +108,7 @@ class SimTable:
             # A PC's scheduler may hold this thread far past the pulse (a busy machine): the
             # daemon then sees a beam blocked for longer than a drop takes, which a falling
             # disc never does. The disc is dropped again, as the physics meant it.
-            if time.monotonic() - began < PLAUSIBLE_PULSE_S:
+            if time.monotonic() - began <= self.wiring.blocked_s:
                 return
             log.warning("simulated beam: the pulse came out %.0f ms long; dropping again",
                         (time.monotonic() - began) * 1000)
