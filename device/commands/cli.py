@@ -364,6 +364,18 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     return repair(args.config) if args.repair else report(args.config)
 
 
+def _focal_px(text: str) -> float:
+    """``--focal-px``: a lens's focal length in pixels, a positive number."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 10.0 <= value <= 100_000.0:
+        raise argparse.ArgumentTypeError(f"a focal length in pixels from 10 to 100000 (a Pi "
+                                         f"camera's is about 1500 to 3000), not {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="crokiscore", description="Crokinole scoring appliance.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -457,7 +469,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "team_colours and [camera] calibration")
     sc.add_argument("--seat0", choices=sides, default="bottom", help="without a calibration, "
                     "the picture's edge seat 0 sits at (default %(default)s)")
-    sc.add_argument("--focal-px", type=float, metavar="F",
+    sc.add_argument("--focal-px", type=_focal_px, metavar="F",
                     help="the lens's focal length in pixels, if known")
     sc.set_defaults(func=_cmd_score)
     ca = sub.add_parser("calibrate", help="find the board on a frame of the empty board and "
@@ -466,7 +478,7 @@ def build_parser() -> argparse.ArgumentParser:
     ca.add_argument("--out", required=True, metavar="CAL", help="the calibration file to write")
     ca.add_argument("--seat0", choices=sides, default="bottom",
                     help="the frame's edge seat 0 sits at (default %(default)s)")
-    ca.add_argument("--focal-px", type=float, metavar="F", help="the lens's focal length in "
+    ca.add_argument("--focal-px", type=_focal_px, metavar="F", help="the lens's focal length in "
                     "pixels, if known (else from the camera mode, or a typical lens)")
     ca.add_argument("--picture", metavar="PNG",
                     help="where to write the check picture (default: CAL with .png)")

@@ -173,3 +173,38 @@ def test_a_store_spoilt_anywhere_never_stops_the_box(tmp_path_factory, offset, g
     except StoreError as exc:
         verdict = str(exc)
     assert verdict == "ok" or "store" in shell.faults, "damage the box did not notice"
+
+
+def png_claiming(width: int, height: int) -> bytes:
+    """A PNG whose header says ``width`` x ``height`` pixels (with right checksums) and whose
+    data is a few bytes: what a decoder must not believe."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data)))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(b"\0" * 16)) + chunk(b"IEND", b""))
+
+
+def test_score_refuses_a_picture_that_claims_too_many_pixels(tmp_path):
+    huge = tmp_path / "huge.png"
+    huge.write_bytes(png_claiming(60_000, 60_000))
+    status, out, err = run("score", str(huge), "--json")
+    assert status == 2 and "huge.png" in err and "Traceback" not in err
+    assert '"error"' in out
+
+
+@pytest.mark.parametrize("value", ["-5", "0", "nan", "inf", "wide"])
+def test_a_focal_length_that_is_not_one_is_refused_by_name(tmp_path, value, capsys):
+    picture = tmp_path / "p.png"
+    picture.write_bytes(png_claiming(8, 8))
+    for command in (["score", str(picture)], ["calibrate", str(picture), "--out",
+                                              str(tmp_path / "c.json")]):
+        with pytest.raises(SystemExit) as stop:
+            main([*command, "--focal-px", value])
+        assert stop.value.code == 2
+        assert "--focal-px" in capsys.readouterr().err
