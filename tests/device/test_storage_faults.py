@@ -44,6 +44,39 @@ def test_starting_on_a_full_card_resumes_the_match_in_play():
     assert shots(match["events"]) == [0, 1, 0, 1, 0]
 
 
+def test_starting_on_a_full_card_after_a_finished_match_begins_the_next_in_memory():
+    seen = run("start-full-finished")
+    assert seen["while_full"]["faults"] == {"store": "STORE FULL: free space"}
+    assert seen["while_full"]["depth"] == 2
+    finished, new = seen["stored"]
+    assert finished["outcome"] == "finished" and new["outcome"] is None
+    assert shots(new["events"]) == [0, 1]
+
+
+def test_the_stores_troubles_are_told_apart_by_code_not_by_words(tmp_path):
+    import errno
+    import sqlite3
+
+    from device.errors import StoreFull, StoreReadOnly
+    from device.store import explain
+
+    def sqlite_error(name):
+        exc = sqlite3.OperationalError("some words")
+        exc.sqlite_errorname = name
+        return exc
+
+    path = str(tmp_path / "e.db")
+    assert isinstance(explain(sqlite_error("SQLITE_FULL"), path), StoreFull)
+    assert isinstance(explain(sqlite_error("SQLITE_READONLY_DBMOVED"), path), StoreReadOnly)
+    assert isinstance(explain(sqlite_error("SQLITE_CORRUPT_INDEX"), path), StoreDamaged)
+    assert isinstance(explain(OSError(errno.EROFS, "Read-only file system"), path),
+                      StoreReadOnly)
+    assert isinstance(explain(OSError(errno.ENOSPC, "No space left"), path), StoreFull)
+    full = explain(sqlite_error("SQLITE_FULL"), path)
+    read_only = explain(OSError(errno.EROFS, "Read-only file system"), path)
+    assert "free space" in full.words and "free space" not in read_only.words
+
+
 def test_a_card_gone_read_only_says_so_not_free_space():
     seen = run("read-only")
     assert seen["resumed"] == {**seen["resumed"], "depth": 2,
