@@ -16,7 +16,7 @@ from hw_sim.discs import BoardState, PlacedDisc
 from hw_sim.frames import plan_frames
 from hw_sim.layouts import VARIED_HABITS, end_of_round
 from hw_sim.lighting import Lighting, Sensor, light_field
-from hw_sim.look import DiscSet, BoardLook, board_picture, luma, rail_inner
+from hw_sim.look import BoardLook, DiscSet, board_picture, luma, rail_inner
 from hw_sim.proportions import proportions_of
 from hw_sim.rig import CameraRig
 from rules.board import STANDARD, Board
@@ -171,17 +171,18 @@ def test_frames_with_a_frame_shaped_ditch_and_square_rail():
                      ditch_finish="felt", rail_rgb=(30, 30, 200), grain=0.0, numerals=False)
     pic = board_picture(look, STANDARD, 1.0)
     col, row = pic.to_texture(np.array([370.0, 0.0]), np.array([370.0, -360.0]))
-    corner, edge = (pic.atlas[int(round(float(r))), int(round(float(c)))]
+    corner, edge = (pic.atlas[round(float(r)), round(float(c))]
                     for c, r in zip(col, row, strict=True))
     assert corner[2] > 120 and corner[0] < 80  # the corner of the square ditch: red felt
     assert edge[2] > 120  # and in front of a side, as on a round ditch
-    x = np.array([[370.0, 400.0]])
-    assert (rail_inner(look, STANDARD, x, x) == np.maximum(np.abs(x), np.abs(x))).all()
+    x, y = np.array([370.0, 0.0, 300.0]), np.array([370.0, 379.0, -200.0])
+    assert rail_inner(look, STANDARD, x, y).tolist() == [370.0, 379.0, 300.0]  # a square's
+    assert rail_inner(replace(look, ditch_outline="round"), STANDARD, x, y)[0] > 500
     scene = Scene(CameraRig(640, 480, 520.0, 520.0, 320.0, 240.0, height_mm=1100.0), look,
                   Lighting(), CLEAN)
     img = render(BoardState(), scene)
     corner_px = scene.rig.project(np.array([360.0, 360.0, 0.0])).round().astype(int)
-    b, g, r = img[corner_px[1], corner_px[0]]
+    b, _, r = img[corner_px[1], corner_px[0]]
     assert r > 100 and b < 80  # the frame sees ditch, not rail, in the corner
 
 
