@@ -122,6 +122,7 @@ class Score:
     found_all: int = 0  # every found true disc, ditch too
     flagged: int = 0
     ok: bool = False
+    right_as_read: bool = False  # every scoring disc found, on its side and zone, none false
     false_scoring: bool = False
     refused: str | None = None
     need_flag: int = 0
@@ -198,6 +199,9 @@ def score(reading, truth: dict, board_known: bool) -> Score:
                            f"{d.zone}{', flagged' if d.uncertain else ''}"
                            f"{' (a third-set disc)' if near_spare else ''}")
     s.ok = ok and checked == exact
+    s.right_as_read = not s.false_scoring and all(
+        i in pairs and found[pairs[i]].team == t["team"] and found[pairs[i]].zone == t["zone"]
+        for i, t in enumerate(discs) if t["zone"] > 0)
     if not s.ok and ok:
         s.notes.append(f"totals {list(reading.totals)}, once checked {checked}, truth {exact}")
     return s
@@ -367,8 +371,8 @@ def read_set(rendered: list[tuple[Path, list[dict]]], args: argparse.Namespace, 
                 tally.add(name, truth["tags"], s)
                 if reading.sides_seen is not None:
                     seen[key] = reading.sides_seen
-                elif reading.uncertain and s.ok and not s.wrong_side:
-                    seen[key] = confirmed_colours(seen.get(key), reading)  # the operator confirms
+                elif reading.uncertain and s.right_as_read:  # the operator confirms it as it is
+                    seen[key] = confirmed_colours(seen.get(key), reading)
     return with_cal, without
 
 
