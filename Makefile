@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/render.py
 	$(BIN)/python bench/daemon.py
 	$(BIN)/python bench/vision.py
+	if [ -n "$(REALDEV)" ]; then $(BIN)/python bench/realdev.py "$(REALDEV)"; fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info

@@ -2,10 +2,13 @@
 
 A frame is rendered the way light reaches a real sensor: the board (painted once per look in board
 millimetres, see :mod:`hw_sim.look`) is looked up through each pixel's ray, with lens distortion,
-on two planes (the playing surface and the rail top); discs and pegs are solid cylinders
-(:mod:`hw_sim.solids`); then room light, blur and sensor noise (:mod:`hw_sim.lighting`). Every
-frame comes with its ground truth as JSON-ready data: the camera (matrix, distortion, pose), the
-board geometry, and per disc its position, team, zone and where its top face lands in the frame.
+on two planes (the playing surface and the rail top); discs and pegs are solid cylinders, upright
+or leaning (:mod:`hw_sim.solids`); the table's things and the players' arms around and over the
+board (:mod:`hw_sim.clutter`); then room light, blur, sensor noise and sharpening
+(:mod:`hw_sim.lighting`). Every frame comes with its ground truth as JSON-ready data: the camera
+(matrix, distortion, pose), the board geometry, the look in words (``tags``), and per disc its
+position, team, zone, where its top face lands in the frame, how much of it is in view and
+whether a reading must flag it. docs/sim-camera.md lists the looks and the fields.
 
 :class:`SimCamera` wraps this in the shape of a camera backend, with faults on demand.
 """

@@ -9,8 +9,10 @@ frame and then several rounds. Files written to the output folder::
     index.json                             every frame with its rig and empty frame
 
 Each JSON holds the camera (matrix, distortion, pose, resolution), the board geometry, the look,
-light and sensor, and per disc x_mm, y_mm, team, zone and where its top face shows in the frame
-(see :func:`hw_sim.camera.truth`).
+light, sensor and surroundings, the look in words (``tags``), and per disc x_mm, y_mm, team, zone,
+pose, where its top face shows in the frame, how much of it is in view and whether a reading must
+flag it (see :func:`hw_sim.camera.truth` and docs/sim-camera.md). The first looks are the
+default; ``looks="varied"`` draws real boards' variety, each rig on a board of its own.
 """
 
 from __future__ import annotations
