@@ -46,6 +46,7 @@ GRID = 8  # pixel spacing of the exactly computed lookup grid; in between it is 
 LOOKS = ("classic", "varied")  # the first looks only, or real boards' variety too
 VIEWS = ("pi", "phone", "video")
 VIEW_WEIGHTS = (2, 1, 1)
+LIKE = 60.0  # RGB distance under which a side's discs are tagged as like the board or ditch
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,11 @@ class Scene:
             hazards.append("two-shade discs")
         if look.spares:
             hazards.append("third set in the ditch")
+        sides = (look.discs.dark_rgb, look.discs.light_rgb)
+        if min(math.dist(c, look.surface_rgb) for c in sides) < LIKE:
+            hazards.append("discs like the board")
+        if min(math.dist(c, look.ditch_rgb) for c in sides) < LIKE:
+            hazards.append("discs like the ditch")
         if self.rig.view != "pi" and self.sensor.sharpen > 0:
             hazards.append("sharpened")
         if not self.rig.sees_circle(self.board.surface_radius):

@@ -45,7 +45,8 @@ def test_varied_scenes_cover_the_looks_of_real_boards():
     hazards = {h for t in tags for h in t["hazards"]}
     assert hazards >= {"varnish glare", "veneer seams", "worn discs", "two-shade discs",
                        "third set in the ditch", "table edge", "disc holder", "score sheet",
-                       "loose discs", "clutter", "overlay"}
+                       "loose discs", "clutter", "overlay", "discs like the board",
+                       "discs like the ditch"}
     assert any(s.board != STANDARD for s in SCENES) and any(
         s.look.ditch_outline == "frame" for s in SCENES)
 
