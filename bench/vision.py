@@ -34,7 +34,7 @@ and every disc's; ``--keep DIR`` keeps the frames.
 
     python bench/vision.py [--frames 200] [--sets tuning,held-out | --seed N] [--looks varied]
                            [--views pi,phone,video] [--per-rig 4] [--board-known]
-                           [--keep DIR [--reuse]] [--failures 20] [--real]
+                           [--keep DIR [--reuse]] [--failures 20] [--records FILE] [--real]
 """
 
 from __future__ import annotations
@@ -226,8 +226,14 @@ class Tally:
         self.radial: list[tuple[float, float]] = []
         self.refusals: Counter = Counter()
         self.failures: list[str] = []
+        self.records: list[dict] = []
 
     def add(self, name: str, tags: dict, s: Score) -> None:
+        self.records.append({"frame": name, "tags": tags, "refused": s.refused,
+                             "discs": s.discs, "found": s.found, "wrong_zone": s.wrong_zone,
+                             "wrong_side": s.wrong_side, "ok": s.ok, "flagged": s.flagged,
+                             "false_scoring": s.false_scoring, "need_flag": s.need_flag,
+                             "need_flag_met": s.need_flag_met, "notes": s.notes})
         for g in groups(tags):
             c = self.c[g]
             c["frames"] += 1
@@ -413,6 +419,8 @@ def main() -> None:
     p.add_argument("--reuse", action="store_true",
                    help="with --keep: read the frames already there instead of rendering")
     p.add_argument("--failures", type=int, default=20, help="failure lines shown per reading")
+    p.add_argument("--records", help="write every reading's figures and notes to this file, "
+                   "one JSON object a line (to look into a look's failures)")
     p.add_argument("--real", action="store_true", help="also the two real photos in the "
                    "repository (bench/realdev.py reads them and a folder of others)")
     args = p.parse_args()
@@ -442,6 +450,12 @@ def main() -> None:
         with_cal.table(f"{label}, with the rig's calibration")
         without.table(f"{label}, board found in each frame")
     speed.report()
+    if args.records:
+        with open(args.records, "w", encoding="utf-8") as out:
+            for name, _, with_cal, without in results:
+                for mode, tally in (("calibrated", with_cal), ("scratch", without)):
+                    for r in tally.records:
+                        out.write(json.dumps({"set": name, "reading": mode, **r}) + "\n")
     for name, _, with_cal, without in results:
         print(f"\n== failures, {name}, with the calibration")
         with_cal.show_failures(args.failures)
