@@ -31,13 +31,13 @@ import numpy as np
 from hw_sim import clutter
 from hw_sim.clutter import Arm, Surroundings
 from hw_sim.discs import BoardState, PlacedDisc
+from hw_sim.errors import SimCameraError, SimSettingError
 from hw_sim.lighting import LightField, Lighting, Sensor, expose, light_field
 from hw_sim.look import BoardLook, BoardPicture, board_picture, rail_inner, rail_outer
 from hw_sim.proportions import proportions_of, random_board, surface_inches
 from hw_sim.rig import CameraRig
 from hw_sim.solids import Cylinder, paint, place
 from rules.board import STANDARD, Board
-from rules.errors import CrokiscoreError
 
 log = logging.getLogger(__name__)
 
@@ -82,10 +82,10 @@ class Scene:
                        look=BoardLook.random(rng), lighting=Lighting.random(rng),
                        sensor=Sensor.random(rng), board=board)
         if looks != "varied":
-            raise ValueError(f"looks are one of {', '.join(LOOKS)}, not {looks!r}")
+            raise SimSettingError(f"looks are one of {', '.join(LOOKS)}, not {looks!r}")
         unknown = set(views) - set(VIEWS)
         if unknown or not views:
-            raise ValueError(f"views are some of {', '.join(VIEWS)}, not {', '.join(views)}")
+            raise SimSettingError(f"views are some of {', '.join(VIEWS)}, not {', '.join(views)}")
         board = board or random_board(rng)
         view = "pi" if mode else rng.choices(
             [v for v in VIEWS if v in views], [w for v, w in zip(VIEWS, VIEW_WEIGHTS,
@@ -240,12 +240,12 @@ def _solids(state: BoardState, scene: Scene, rng: np.random.Generator,
                                tuple(peg), tuple(peg * 0.8), dome=True))
     for disc in state.discs:
         if disc.team not in (0, 1):
-            raise ValueError(f"disc at ({disc.x_mm}, {disc.y_mm}) has team {disc.team}; "
+            raise SimSettingError(f"disc at ({disc.x_mm}, {disc.y_mm}) has team {disc.team}; "
                              "teams are 0 and 1")
         # The physics lets a disc pressed against the rail sink into it by a little over a mm
         # (the solver's contact slop), so allow that much beyond the rest position.
         if not disc.r <= board.ditch_radius - board.disc_radius + RAIL_SLOP_MM:  # catches NaN
-            raise ValueError(
+            raise SimSettingError(
                 f"disc at ({disc.x_mm}, {disc.y_mm}) is {disc.r:.1f} mm from the centre, beyond "
                 f"the ditch: a disc's centre rests at most "
                 f"{board.ditch_radius - board.disc_radius:g} mm out")
@@ -334,7 +334,7 @@ def _light_in_frame(scene: Scene) -> tuple[float, float]:
 def encode_jpeg(frame: np.ndarray, quality: int) -> bytes:
     ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
     if not ok:
-        raise ValueError(f"could not encode a {frame.shape} frame as JPEG")
+        raise SimSettingError(f"could not encode a {frame.shape} frame as JPEG")
     return buf.tobytes()
 
 
@@ -452,10 +452,6 @@ def truth(state: BoardState, scene: Scene, seed: int = 0) -> dict[str, Any]:
 # -- a camera backend over the simulated board ----------------------------------------------
 
 
-class SimCameraError(CrokiscoreError, OSError):
-    """The simulated camera could not take a frame: closed, or made to fail."""
-
-
 Fault = Literal["raise", "black", "hang"]
 
 
@@ -488,10 +484,10 @@ class SimCamera:
         """From now on, ``fault`` ("raise" or "black") for the next ``times`` captures (None: until
         told otherwise); ``fail(None)`` heals the camera."""
         if fault not in (None, "raise", "black", "hang"):
-            raise ValueError(f"unknown camera fault {fault!r}; use 'raise', 'black', 'hang' or "
-                             "None")
+            raise SimSettingError(f"unknown camera fault {fault!r}; use 'raise', 'black', "
+                                  "'hang' or None")
         if times is not None and times < 1:
-            raise ValueError(f"a camera fault must last at least one capture, got {times}")
+            raise SimSettingError(f"a camera fault must last at least one capture, got {times}")
         self._fault, self._fault_left = fault, times if fault else None
         if fault == "hang":
             self._healed.clear()

@@ -28,6 +28,7 @@ from typing import Any
 from hw_sim import layouts
 from hw_sim.camera import VIEWS, Scene, encode_jpeg, render, truth
 from hw_sim.discs import BoardState
+from hw_sim.errors import SimSettingError
 from rules.board import STANDARD, Board
 
 log = logging.getLogger(__name__)
@@ -53,7 +54,7 @@ def end_of_round_states(source: str, frames: int, seed: int,
             return [layouts.end_of_round(rng, board, habits=layouts.VARIED_HABITS, poses=0.3)
                     for _ in range(frames)]
         return [layouts.end_of_round(rng, board) for _ in range(frames)]
-    raise ValueError(f"boards come from one of {', '.join(BOARD_SOURCES)}, not {source!r}")
+    raise SimSettingError(f"boards come from one of {', '.join(BOARD_SOURCES)}, not {source!r}")
 
 
 def _write(out: Path, name: str, state: BoardState, scene: Scene, seed: int,
@@ -87,11 +88,11 @@ def plan_frames(frames: int, seed: int, *, width: int | None = None, height: int
     (unless ``board`` is given) and a view among ``views``, and its rounds are played (or laid
     out) on that board (:meth:`Scene.random`)."""
     if frames < 0:
-        raise ValueError(f"the number of frames must not be negative, got {frames}")
+        raise SimSettingError(f"the number of frames must not be negative, got {frames}")
     if per_rig < 1:
-        raise ValueError(f"frames per rig must be at least 1, got {per_rig}")
+        raise SimSettingError(f"frames per rig must be at least 1, got {per_rig}")
     if boards not in BOARD_SOURCES:
-        raise ValueError(f"boards come from one of {', '.join(BOARD_SOURCES)}, not {boards!r}")
+        raise SimSettingError(f"boards come from one of {', '.join(BOARD_SOURCES)}, not {boards!r}")
     classic = looks == "classic"
     states = end_of_round_states(boards, frames, seed, board or STANDARD) if classic else []
     rng = random.Random(seed)

@@ -14,6 +14,7 @@ import random
 from collections.abc import Callable
 
 from hw_sim.discs import BoardState, PlacedDisc
+from hw_sim.errors import SimSettingError
 from rules.board import STANDARD, Board
 
 MAX_DISCS = 24
@@ -132,7 +133,7 @@ def end_of_round(rng: random.Random, board: Board = STANDARD, *, discs: int | No
     leans on a peg or the rail, or lies on another disc (:data:`POSES`)."""
     n = rng.randint(0, MAX_DISCS) if discs is None else discs
     if not 0 <= n <= MAX_DISCS:
-        raise ValueError(f"a round leaves 0 to {MAX_DISCS} discs, not {n}")
+        raise SimSettingError(f"a round leaves 0 to {MAX_DISCS} discs, not {n}")
     dark = rng.randint(max(0, n - 12), min(12, n))
     teams = [0] * dark + [1] * (n - dark)
     rng.shuffle(teams)
@@ -149,7 +150,7 @@ def end_of_round(rng: random.Random, board: Board = STANDARD, *, discs: int | No
                 placed.append(PlacedDisc(x, y, team))
                 break
         else:  # 24 discs always fit on a 660 mm board; this guards a changed geometry
-            raise ValueError(f"could not fit {n} discs of {board.disc_diameter} mm on a board "
+            raise SimSettingError(f"could not fit {n} discs of {board.disc_diameter} mm on a board "
                              f"of {board.surface_radius} mm radius; ask for fewer discs")
     if posed is not None:
         disc = _posed(rng, board, placed, *posed)

@@ -15,6 +15,8 @@ from typing import Literal
 import cv2
 import numpy as np
 
+from hw_sim.errors import SimSettingError
+
 
 @dataclass(frozen=True)
 class Lighting:
@@ -94,10 +96,10 @@ class Sensor:
 
     def __post_init__(self) -> None:
         if self.noise < 0 or self.blur < 0 or self.sharpen < 0:
-            raise ValueError(f"sensor noise, blur and sharpen must not be negative, got "
+            raise SimSettingError(f"sensor noise, blur and sharpen must not be negative, got "
                              f"{self.noise}, {self.blur}, {self.sharpen}")
         if not 1 <= self.jpeg_quality <= 100:
-            raise ValueError(f"sensor jpeg_quality must be in 1..100, got {self.jpeg_quality}")
+            raise SimSettingError(f"sensor jpeg_quality must be in 1..100, got {self.jpeg_quality}")
 
     @classmethod
     def random(cls, rng: random.Random) -> Sensor:

@@ -17,6 +17,7 @@ from typing import Any, Literal
 import cv2
 import numpy as np
 
+from hw_sim.errors import SimSettingError
 from rules.board import Board
 
 RGB = tuple[int, int, int]
@@ -168,16 +169,18 @@ class BoardLook:
 
     def __post_init__(self) -> None:
         if luma(self.discs.dark_rgb) >= luma(self.discs.light_rgb):
-            raise ValueError(f"disc set {self.discs.name!r}: team 0's colour must be the darker")
+            raise SimSettingError(
+                f"disc set {self.discs.name!r}: team 0's colour must be the darker")
         for name in ("rail_width_mm", "rail_height_mm", "numeral_height_mm", "peg_height_mm",
                      "grain_spacing_mm", "plank_width_mm", "ditch_depth_mm"):
             if getattr(self, name) <= 0:
-                raise ValueError(f"board look {name} must be positive, got {getattr(self, name)}")
+                raise SimSettingError(
+                    f"board look {name} must be positive, got {getattr(self, name)}")
         if self.rail not in ("octagon", "round", "square"):
-            raise ValueError(f"a board's frame is 'octagon', 'round' or 'square', not "
+            raise SimSettingError(f"a board's frame is 'octagon', 'round' or 'square', not "
                              f"{self.rail!r}")
         if self.spares < 0 or (self.spares and self.spare_rgb is None):
-            raise ValueError("spare discs need a colour (spare_rgb) and a count of 0 or more")
+            raise SimSettingError("spare discs need a colour (spare_rgb) and a count of 0 or more")
 
     def team_rgb(self, team: int, second: bool = False) -> RGB:
         """A side's disc colour (``second``: its second shade, where the side has one)."""

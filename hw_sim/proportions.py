@@ -14,6 +14,7 @@ import math
 import random
 from typing import Literal
 
+from hw_sim.errors import SimSettingError
 from rules.board import STANDARD, Board
 
 Proportions = Literal["tournament", "club"]
@@ -25,7 +26,7 @@ def random_board(rng: random.Random, proportions: Proportions | None = None) -> 
     ``proportions`` says) or a club's, on a playing surface of 20 to 32 inches."""
     kind = proportions or ("tournament" if rng.random() < 0.5 else "club")
     if kind not in ("tournament", "club"):
-        raise ValueError(f"board proportions are 'tournament' or 'club', not {kind!r}")
+        raise SimSettingError(f"board proportions are 'tournament' or 'club', not {kind!r}")
     surface = rng.uniform(20.0, 32.0) * INCH / 2
     outer = surface * rng.uniform(0.9, 0.94)  # the tournament board's is 0.924 of the surface
     if kind == "tournament":

@@ -20,6 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from hw_sim.errors import SimSettingError
 from rules.board import STANDARD, Board
 
 # Looking straight down with seat 0 at the bottom of the frame: image x is board x, image y
@@ -84,16 +85,16 @@ class CameraRig:
 
     def __post_init__(self) -> None:
         if self.width < 16 or self.height < 16:
-            raise ValueError(f"camera resolution must be at least 16x16, got "
+            raise SimSettingError(f"camera resolution must be at least 16x16, got "
                              f"{self.width}x{self.height}")
         if self.fx <= 0 or self.fy <= 0:
-            raise ValueError(f"camera focal lengths must be positive, got fx={self.fx} "
+            raise SimSettingError(f"camera focal lengths must be positive, got fx={self.fx} "
                              f"fy={self.fy}")
         if self.height_mm <= 100:
-            raise ValueError(f"camera height_mm must be above 100 mm (the rail and pegs stand "
+            raise SimSettingError(f"camera height_mm must be above 100 mm (the rail and pegs stand "
                              f"up to a few cm), got {self.height_mm}")
         if not 0 <= self.tilt_deg < 30:
-            raise ValueError(f"camera tilt_deg must be in [0, 30) for an overhead rig, got "
+            raise SimSettingError(f"camera tilt_deg must be in [0, 30) for an overhead rig, got "
                              f"{self.tilt_deg}")
         self._check_distortion()
 
@@ -108,7 +109,7 @@ class CameraRig:
         rising = np.diff(rd) > 0
         reach = rd[: int(np.argmin(rising)) + 1].max() if not rising.all() else rd.max()
         if reach < needed:
-            raise ValueError(
+            raise SimSettingError(
                 f"lens distortion k1={self.k1}, k2={self.k2} folds the image back on itself "
                 f"inside the {self.width}x{self.height} frame; use smaller coefficients")
 
@@ -150,7 +151,7 @@ class CameraRig:
         p = np.asarray(points, dtype=np.float64)
         cam = p @ self.rotation().T + self.translation()
         if np.any(cam[..., 2] <= 0):
-            raise ValueError("a point to project lies behind the camera")
+            raise SimSettingError("a point to project lies behind the camera")
         x = cam[..., 0] / cam[..., 2]
         y = cam[..., 1] / cam[..., 2]
         xd, yd = self._distort(x, y)
@@ -234,12 +235,12 @@ class CameraRig:
         horizontal field of view.
         """
         if (width is None) != (height is None):
-            raise ValueError("give both width and height, or neither")
+            raise SimSettingError("give both width and height, or neither")
         chosen = rng.choices(MODES, weights=MODE_WEIGHTS)[0]
         if mode is not None:
             names = {m.name: m for m in MODES}
             if mode not in names:
-                raise ValueError(f"unknown camera mode {mode!r}; known: {', '.join(names)}")
+                raise SimSettingError(f"unknown camera mode {mode!r}; known: {', '.join(names)}")
             chosen = names[mode]
         w, h = (width, height) if width and height else (chosen.width, chosen.height)
         f = chosen.focal_px * w / chosen.width * rng.uniform(0.97, 1.03)
