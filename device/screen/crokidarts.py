@@ -1,11 +1,11 @@
-"""Crokidarts' part of the scoreboard: legs and sets, the turn in play and its checkout, and
-how each player's latest turn ended."""
+"""Crokidarts' score sheet: legs and sets, the turn in play and its checkout, and how each
+player's latest turn ended."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from device.screen.part import awaited
+from device.screen.sheet import awaited
 from device.screen.view import DartsView
 
 ENDINGS = {"bust": "BUST", "missed": "MISSED", "won": "WON LEG"}
@@ -13,7 +13,7 @@ ENDINGS = {"bust": "BUST", "missed": "MISSED", "won": "WON LEG"}
 
 
 @dataclass(frozen=True)
-class DartsPart:
+class DartsSheet:
     view: DartsView
 
     def tally(self, side: int) -> str:

@@ -10,7 +10,7 @@ labels dimmed on greyscale panels.
 
 What differs between the round games and crokidarts (the tally beside a name, the round or leg,
 the words under the scores, the wide layout's heading, pips and record) is asked of a
-:class:`~device.screen.part.GamePart` chosen once per frame by the kind of view
+:class:`~device.screen.sheet.ScoreSheet` chosen once per frame by the kind of view
 (:mod:`device.screen.rounds`, :mod:`device.screen.crokidarts`); the rest of the layout is the
 same for every game.
 
@@ -26,7 +26,7 @@ from typing import assert_never
 from PIL import Image, ImageDraw
 
 from device.errors import DisplaySettingsError
-from device.screen.crokidarts import DartsPart
+from device.screen.crokidarts import DartsSheet
 from device.screen.glyphs import (
     SMALL,
     TINY,
@@ -37,8 +37,8 @@ from device.screen.glyphs import (
     fit_text,
     text_width,
 )
-from device.screen.part import GamePart
-from device.screen.rounds import RoundsPart
+from device.screen.rounds import RoundsSheet
+from device.screen.sheet import ScoreSheet
 from device.screen.view import DartsView, RoundsView, ScoreView, View
 
 MODES = ("1", "L")
@@ -110,25 +110,25 @@ def render(view: View, width: int = NARROW, height: int = HEIGHT, mode: str = "1
     lw = WIDE if wide else NARROW
     image = Image.new(mode, (width, height), 0)
     pen = Pen(image, (width - lw) // 2, (height - HEIGHT) // 2, INKS[mode], mode == "1")
-    part = game_part(view)
+    sheet = game_sheet(view)
     if view.twenty is not None:
         _flash(pen, view, lw)
     elif view.check:
-        _check(pen, view, part, lw)
+        _check(pen, view, sheet, lw)
     elif wide:
-        _wide(pen, view, part)
+        _wide(pen, view, sheet)
     else:
-        _narrow(pen, view, part)
+        _narrow(pen, view, sheet)
     return image
 
 
-def game_part(view: View) -> GamePart:
+def game_sheet(view: View) -> ScoreSheet:
     """What differs between the games, chosen once for the frame."""
     match view:
         case RoundsView():
-            return RoundsPart(view)
+            return RoundsSheet(view)
         case DartsView():
-            return DartsPart(view)
+            return DartsSheet(view)
         case other:
             assert_never(other)
 
@@ -170,11 +170,11 @@ def _scores(pen: Pen, view: ScoreView, x0: int, room: int) -> None:
 
 # --- the narrow (128x64) layout -------------------------------------------------------------------
 
-def _narrow(pen: Pen, view: ScoreView, part: GamePart) -> None:
+def _narrow(pen: Pen, view: ScoreView, sheet: ScoreSheet) -> None:
     for side in (0, 1):
-        _name_band(pen, view, part, side)
+        _name_band(pen, view, sheet, side)
     _scores(pen, view, 0, NARROW)
-    _band(pen, view, part, 0, NARROW)
+    _band(pen, view, sheet, 0, NARROW)
 
 
 def _lit(view: ScoreView, side: int) -> bool:
@@ -195,7 +195,7 @@ def _fit_label(s: str, room: int) -> tuple[str, Face]:
     return fit_text(s, room, TINY), TINY
 
 
-def _name_band(pen: Pen, view: ScoreView, part: GamePart, side: int) -> None:
+def _name_band(pen: Pen, view: ScoreView, sheet: ScoreSheet, side: int) -> None:
     """The side's name across the top of its half, lit when it is that side's shot, and the
     game's tally (crokidarts: the legs and sets won) at the inner end."""
     x0, x1 = (0, 62) if side == 0 else (65, 127)
@@ -203,7 +203,7 @@ def _name_band(pen: Pen, view: ScoreView, part: GamePart, side: int) -> None:
     fg = pen.ink.off if lit else pen.ink.on
     if lit:
         pen.rect(x0, 0, x1, 8, pen.ink.on)
-    tally = part.tally(side)
+    tally = sheet.tally(side)
     tw = text_width(tally, TINY)
     room = x1 - x0 - 3 - (tw + 4 if tally else 0)
     name, face = _fit_label(view.sides[side], room)
@@ -218,7 +218,7 @@ def _name_band(pen: Pen, view: ScoreView, part: GamePart, side: int) -> None:
             pen.text(x0 + 2, 2, tally, fg, TINY)
 
 
-def _band(pen: Pen, view: ScoreView, part: GamePart, x0: int, room: int, title: str = ""
+def _band(pen: Pen, view: ScoreView, sheet: ScoreSheet, x0: int, room: int, title: str = ""
           ) -> None:
     """The line under the scores: trouble first (errors, inverted), then a passing message,
     else what the game stands at (left) and what the box waits for (right). A ``title`` takes
@@ -239,8 +239,8 @@ def _band(pen: Pen, view: ScoreView, part: GamePart, x0: int, room: int, title: 
         words, face = _fit_label(view.message, room - 4)
         pen.text(x0 + room // 2, y + (face is TINY), words, pen.ink.on, face, align="centre")
         return
-    where = part.where()
-    lefts, rights, loud = _status_words(view, part, where)
+    where = sheet.where()
+    lefts, rights, loud = _status_words(view, sheet, where)
     if title and lefts[0] == where[0]:
         lefts = [title, *lefts]
     pad = 4 if loud else 1
@@ -269,7 +269,7 @@ def _first_fit(options: list[str], room: int, face: Face = SMALL) -> str:
     return fit_text(options[-1], room, face) if options else ""
 
 
-def _status_words(view: ScoreView, part: GamePart, where: list[str]
+def _status_words(view: ScoreView, sheet: ScoreSheet, where: list[str]
                   ) -> tuple[list[str], list[str], bool]:
     """Wordings, longest first, of where the game stands and of what is awaited, and whether
     the latter must stand out."""
@@ -278,7 +278,7 @@ def _status_words(view: ScoreView, part: GamePart, where: list[str]
             return where, ["DRAW"], True
         names = _names(view, view.winner)
         return where, [f"{n} WINS" for n in names] + names, True
-    return part.standing(where)
+    return sheet.standing(where)
 
 
 def _names(view: ScoreView, side: int) -> list[str]:
@@ -308,12 +308,12 @@ def _flash(pen: Pen, view: ScoreView, room: int) -> None:
     pen.text(room // 2, 52, name, pen.ink.off, align="centre")
 
 
-def _check(pen: Pen, view: ScoreView, part: GamePart, room: int) -> None:
+def _check(pen: Pen, view: ScoreView, sheet: ScoreSheet, room: int) -> None:
     """A reading waits for the operator: CHECK in huge letters on a lit block, the values read
     underneath, and (on the line below) anything that is broken."""
     pen.rect(0, 0, room - 1, 27, pen.ink.on)
     pen.text(room // 2, 3, "CHECK", pen.ink.off, SMALL, 3, 3, align="centre")
-    pen.text(room // 2, 31, part.check_line(), pen.ink.on, SMALL, 2, 2, align="centre")
+    pen.text(room // 2, 31, sheet.check_line(), pen.ink.on, SMALL, 2, 2, align="centre")
     if room >= WIDE:
         for side in (0, 1):
             name, face = _fit_label(view.sides[side], 60)
@@ -322,7 +322,7 @@ def _check(pen: Pen, view: ScoreView, part: GamePart, room: int) -> None:
             else:
                 pen.text(room - 3, 33, name, pen.ink.dim, face, align="right")
     if view.errors:
-        _band(pen, view, part, 0, room)
+        _band(pen, view, sheet, 0, room)
     else:
         words, face = _fit_label("CONFIRM OR CORRECT", room - 4)
         pen.text(room // 2, BAND_Y + 1 + (face is TINY), words, pen.ink.dim, face,
@@ -331,16 +331,16 @@ def _check(pen: Pen, view: ScoreView, part: GamePart, room: int) -> None:
 
 # --- the wide (256x64) layout ---------------------------------------------------------------------
 
-def _wide(pen: Pen, view: ScoreView, part: GamePart) -> None:
+def _wide(pen: Pen, view: ScoreView, sheet: ScoreSheet) -> None:
     """The narrow middle (scores and the line under them) with a column for each side."""
-    pen.text(WIDE // 2, 1, part.heading(), pen.ink.dim, align="centre")
+    pen.text(WIDE // 2, 1, sheet.heading(), pen.ink.dim, align="centre")
     _scores(pen, view, 64, 128)
     for side in (0, 1):
-        _column(pen, view, part, side)
-    _band(pen, view, part, 0, WIDE, view.rules.replace("-", " ").upper())
+        _column(pen, view, sheet, side)
+    _band(pen, view, sheet, 0, WIDE, view.rules.replace("-", " ").upper())
 
 
-def _column(pen: Pen, view: ScoreView, part: GamePart, side: int) -> None:
+def _column(pen: Pen, view: ScoreView, sheet: ScoreSheet, side: int) -> None:
     """A side's names (the one to shoot lit), its discs in hand as pips and its record."""
     x0, x1 = (0, 61) if side == 0 else (194, 255)
     align = "left" if side == 0 else "right"
@@ -358,16 +358,16 @@ def _column(pen: Pen, view: ScoreView, part: GamePart, side: int) -> None:
         y += 10
     y += 1
     if not view.finished:
-        _pips(pen, part, side, x0, x1, y)
+        _pips(pen, sheet, side, x0, x1, y)
     y += 8
-    for line in part.record(side)[-(BAND_Y - 1 - y) // 7:]:
+    for line in sheet.record(side)[-(BAND_Y - 1 - y) // 7:]:
         pen.text(tx, y, line, pen.ink.dim, TINY, align=align)
         y += 7
 
 
-def _pips(pen: Pen, part: GamePart, side: int, x0: int, x1: int, y: int) -> None:
+def _pips(pen: Pen, sheet: ScoreSheet, side: int, x0: int, x1: int, y: int) -> None:
     """One square per disc the side still has to shoot (faint, or a dash, for those shot)."""
-    full, total = part.pips(side)
+    full, total = sheet.pips(side)
     step = 5 if total <= 12 else 4
     size = step - 1
     width = total * step - 1

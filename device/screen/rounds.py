@@ -1,17 +1,16 @@
-"""The round games' part of the scoreboard (tournament and casual): rounds, their totals and
-the discs of the round in play; a tournament counts its rounds, a casual match names its
-target."""
+"""The round games' score sheet (tournament and casual): rounds, their totals and the discs of
+the round in play; a tournament counts its rounds, a casual match names its target."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from device.screen.part import awaited
+from device.screen.sheet import awaited
 from device.screen.view import RoundsView
 
 
 @dataclass(frozen=True)
-class RoundsPart:
+class RoundsSheet:
     view: RoundsView
 
     def tally(self, side: int) -> str:

@@ -1,8 +1,8 @@
-"""What a scoreboard frame says and shows differently for each game, as one object per frame.
+"""A game's score sheet: what a scoreboard frame says and shows differently for each game.
 
-:func:`device.screen.draw.render` picks a :class:`GamePart` once per frame, by the kind of view
-(:class:`~device.screen.rounds.RoundsPart` for a tournament or casual match,
-:class:`~device.screen.crokidarts.DartsPart` for crokidarts), and the layout asks it for the
+:func:`device.screen.draw.render` picks a :class:`ScoreSheet` once per frame, by the kind of view
+(:class:`~device.screen.rounds.RoundsSheet` for a tournament or casual match,
+:class:`~device.screen.crokidarts.DartsSheet` for crokidarts), and the layout asks it for the
 few things that differ: the drawing itself never asks which game it is drawing.
 """
 
@@ -13,7 +13,7 @@ from typing import Protocol
 from device.screen.view import ScoreView
 
 
-class GamePart(Protocol):
+class ScoreSheet(Protocol):
     def tally(self, side: int) -> str:
         """What the name band shows at the side's inner end ("" for nothing)."""
         ...
