@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, assert_never
 
-from rules import DartsSummary, Match, RoundsSummary, Summary
+from rules import DartsSummary, FirstTo, FixedRounds, Match, RoundsSummary, Summary
 
 if TYPE_CHECKING:
     from device.core.status import Status
@@ -52,9 +52,14 @@ def as_text(m: Match) -> str:
                 last = s.turns[-1]
                 lines.append(f"  last turn: {m.players[last.seat]} {last.start} -> "
                              f"{last.end} ({last.status})")
-        case RoundsSummary():
-            of = (f" of {m.rules.rounds}" if m.rules.game == "tournament"
-                  else f", to {m.rules.target}")
+        case RoundsSummary(goal=goal):
+            match goal:
+                case FixedRounds(rounds=n):
+                    of = f" of {n}"
+                case FirstTo(target=n):
+                    of = f", to {n}"
+                case other:
+                    assert_never(other)
             lines.append(f"{_title(s)}   round {s.round}{of}")
             lines.append(f"  {t0:<{width}} {a:>4}  :  {b:<4} {t1:>{width}}")
             r = next(s.decided_rounds(), None)
