@@ -3,8 +3,11 @@
 import contextlib
 import io
 import json
+import os
 import random
 import sqlite3
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -121,3 +124,32 @@ def test_logs_with_random_lines_give_a_sane_status_and_no_traceback(seed, rules,
             assert status == 0 or err
             if argv[-1] == "--json" and status < 2:
                 assert json.loads(out)["rules"] == rules
+
+
+# --- where the output goes ---------------------------------------------------------------------
+
+COMMAND = [sys.executable, "-c", "from device.commands.cli import main; raise SystemExit(main())"]
+
+
+@pytest.mark.parametrize("argv", [["replay", str(EXAMPLE)], ["oled", str(EXAMPLE)],
+                                  ["replay", str(EXAMPLE), "--scoreboard"]])
+def test_output_to_a_full_disk_is_a_message(argv):
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run([*COMMAND, *argv], stdout=full, stderr=subprocess.PIPE, text=True,
+                              timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == (f"crokiscore {argv[0]}: cannot write the output (No space left on "
+                           "device): free space where it goes, or send it somewhere else\n")
+
+
+def test_a_reader_that_stopped_reading_ends_the_command_quietly():
+    """`crokiscore replay log --scoreboard | head`: the pipe is closed before anything is
+    written, so the first write fails, every time."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run([*COMMAND, "replay", str(EXAMPLE), "--scoreboard"], stdout=write,
+                              stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (0, "")
