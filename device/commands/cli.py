@@ -27,22 +27,22 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     from device.screen.text import as_text
     from rules.replay import replay
 
+    match = None
+    bad = 0
     try:
-        stream = open_log(args.file)
+        with open_log(args.file) as stream:
+            for step in replay(stream):
+                if step.problem:
+                    bad += 1
+                    print(f"{args.file}:{step.line}: {step.problem} (line skipped)",
+                          file=sys.stderr)
+                    continue
+                before, match = match, step.match
+                if args.scoreboard and match is not None and _scoreboard_moment(before, match):
+                    print(as_text(match), end="\n\n", flush=True)
     except (LogUnreadable, NotALog) as exc:
         print(f"crokiscore replay: {exc}", file=sys.stderr)
         return 2
-    match = None
-    bad = 0
-    with stream:
-        for step in replay(stream):
-            if step.problem:
-                bad += 1
-                print(f"{args.file}:{step.line}: {step.problem} (line skipped)", file=sys.stderr)
-                continue
-            before, match = match, step.match
-            if args.scoreboard and match is not None and _scoreboard_moment(before, match):
-                print(as_text(match), end="\n\n", flush=True)
     if match is None:
         print(f"crokiscore replay: {args.file} holds no match", file=sys.stderr)
         return 2
