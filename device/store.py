@@ -40,6 +40,7 @@ from device.errors import (
     StoreReadOnly,
 )
 from rules import Event, NewMatch, RulesError, parse_event
+from rules.errors import shown
 from rules.events import META_KEYS as _META
 
 log = logging.getLogger(__name__)
@@ -175,16 +176,21 @@ def check_path(path: str | Path) -> None:
     """Refuses a store path that cannot be a store file, saying why (before SQLite says
     something vaguer)."""
     p = Path(path)
-    if p.is_dir():
-        raise NotAStore(f"the event store {p} is a folder: give store a file name in it, e.g. "
-                        f"{p / 'events.db'}")
-    for above in p.absolute().parents:
-        if above.exists():
-            if not above.is_dir():
-                raise NotAStore(f"the event store {p} cannot be made: {above} is a file, not a "
-                                "folder; fix store in the config")
-            break
-    real = p.resolve()
+    try:
+        if p.is_dir():
+            raise NotAStore(f"the event store {p} is a folder: give store a file name in it, "
+                            f"e.g. {p / 'events.db'}")
+        for above in p.absolute().parents:
+            if above.exists():
+                if not above.is_dir():
+                    raise NotAStore(f"the event store {p} cannot be made: {above} is a file, "
+                                    "not a folder; fix store in the config")
+                break
+        real = p.resolve()
+    except (OSError, RuntimeError) as exc:  # a name too long, a loop of symbolic links
+        why = exc.strerror if isinstance(exc, OSError) else "a loop of symbolic links"
+        raise NotAStore(f"the event store {shown(str(p), 80)} cannot be used ({why}): fix store "
+                        "in the config") from None
     for pseudo in ("/proc", "/sys", "/dev"):
         if real == Path(pseudo) or Path(pseudo) in real.parents:
             raise NotAStore(f"the event store {p} is under {pseudo}, which holds no files: put "

@@ -208,3 +208,24 @@ def test_a_focal_length_that_is_not_one_is_refused_by_name(tmp_path, value, caps
             main([*command, "--focal-px", value])
         assert stop.value.code == 2
         assert "--focal-px" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", ["a loop of symbolic links", "a name too long"])
+def test_a_store_path_that_cannot_be_one_is_named_and_the_box_still_starts(tmp_path, kind):
+    if kind == "a loop of symbolic links":
+        path = tmp_path / "a.db"
+        path.symlink_to(tmp_path / "b.db")
+        (tmp_path / "b.db").symlink_to(path)
+        why = "(a loop of symbolic links)"
+    else:
+        path = tmp_path / ("x" * 300 + ".db")
+        why = "(File name too long)"
+    status, out, err = run("history", "--store", str(path))
+    assert status == 2 and not out
+    assert why in err and err.endswith("fix store in the config\n")
+    shell = Shell(Settings(NewMatch("casual-100", ("Ann", "Bob")), camera=False),
+                  StoreHandle(str(path)), TextScreen(lambda _: None), clock=lambda: 1.0,
+                  wall=lambda: 1.0)
+    shell.start()                    # scores in memory, and says where the trouble is
+    assert shell.faults["store"] == "STORE: fix its path"
+    shell.close()
