@@ -494,11 +494,12 @@ class EventStore:
                           "FROM matches ORDER BY id")
         out = []
         for r in rows:
-            try:
-                players = tuple(json.loads(r[3]))
+            try:  # a spoilt row is shown as far as it can be, never a reason to stop
+                players = tuple(str(p) for p in json.loads(r[3]))
                 result = json.loads(r[6]) if r[6] else None
-            except (ValueError, RecursionError):
+            except (ValueError, RecursionError, TypeError):
                 players, result = (), None
+            result = result if isinstance(result, dict) else None
             out.append(StoredMatch(r[0], r[1], r[2], players, r[4], r[5], result))
         return out
 

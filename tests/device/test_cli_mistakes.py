@@ -229,3 +229,28 @@ def test_a_store_path_that_cannot_be_one_is_named_and_the_box_still_starts(tmp_p
     shell.start()                    # scores in memory, and says where the trouble is
     assert shell.faults["store"] == "STORE: fix its path"
     shell.close()
+
+
+@pytest.mark.parametrize("spoilt", [
+    "players = '5', started = 'yesterday', result = '[1]'",
+    "players = 'null', finished = 1e300",
+    "players = X'FFFE', started = -1e20",
+])
+def test_history_of_a_store_whose_match_rows_are_spoilt(tmp_path, spoilt):
+    """The matches table has no checksums: a spoilt row is shown as far as it can be."""
+    import sqlite3
+
+    path = tmp_path / "events.db"
+    with EventStore(path) as store:
+        events = list(play("casual-100", random.Random(3)))
+        match_id = store.begin_match(events[0], 1.7e9)
+        for i, ev in enumerate(events[1:]):
+            store.append(match_id, ev, 1.7e9 + i)
+        store.finish(match_id, {}, 1.7e9 + len(events))
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute(f"UPDATE matches SET {spoilt}")
+        db.commit()
+    for extra in ([], ["--json"], ["--players"], ["--stats"]):
+        status, out, err = run("history", "--store", str(path), *extra)
+        assert (status, err) == (0, "")
+        assert "Ann" in out or "Home" in out or "Bob" in out, out
