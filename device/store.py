@@ -76,6 +76,9 @@ CREATE TABLE IF NOT EXISTS rejected (
     reason TEXT NOT NULL
 );
 """
+OUR_TABLES = {"meta", "matches", "events", "rejected"}
+HUB_TABLES = {"boards", "pictures", "assignments"}
+"""Tables only the club hub's store has (device/club/hubstore.py)."""
 WAL_PAGES = 100
 """Pages the write-ahead log may hold before it is folded into the store (SQLite's default is
 1000, 4 MB: more than a nearly full card may have)."""
@@ -282,10 +285,15 @@ class EventStore:
                             f"(schema {version}, this one reads {SCHEMA_VERSION}); upgrade")
         tables = {r[0] for r in self._db.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if version == 0 and tables:
+        foreign = {t for t in tables - OUR_TABLES if not t.startswith("sqlite_")}
+        if tables >= HUB_TABLES:
+            raise NotAStore(f"{self.path} is the club hub's store, not a box's event store: "
+                            "point store at the box's own file (read the hub's matches with "
+                            f"crokiscore club export --store {self.path})")
+        if (version == 0 and tables) or foreign:
             raise NotAStore(f"{self.path} is an SQLite file but not a crokiscore event store "
-                            f"(it has tables {', '.join(sorted(tables))}): point store at the "
-                            "right file, or move this one aside")
+                            f"(it has tables {', '.join(sorted(foreign or tables))}): point "
+                            "store at the right file, or move this one aside")
         if self.read_only:
             if version == 0:
                 raise NotAStore(f"{self.path} is not a crokiscore event store (it has no "
