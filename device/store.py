@@ -23,6 +23,7 @@ import logging
 import os
 import shutil
 import sqlite3
+import tempfile
 import time
 import uuid
 import zlib
@@ -175,6 +176,59 @@ def explain(exc: sqlite3.Error | OSError, path: str) -> StoreError:
     return StoreError(f"the event store {path} failed ({text})")
 
 
+@dataclass
+class Look:
+    """An SQLite file in WAL mode opened to look at, changing nothing on disk (the box's store,
+    and the club hub's). A file closed cleanly has no write-ahead log (or an empty one): it is
+    read as immutable, which leaves no -wal or -shm file behind (owned by whoever looked). After
+    a crash the log holds committed rows, so it is read too, with its shared index (-shm) as
+    the writer left it. A file copied with its log but not that index is read from a copy in a
+    scratch folder, removed on closing: SQLite would make the index beside it, or fail where it
+    may not."""
+
+    db: sqlite3.Connection
+    scratch: Path | None = None
+
+    @classmethod
+    def open(cls, path: Path) -> Look:
+        wal = Path(f"{path}-wal")
+        logged = wal.exists() and wal.stat().st_size > 0
+        if logged and not Path(f"{path}-shm").exists():
+            return cls._copy(path, wal)
+        uri = f"{path.resolve().as_uri()}?mode=ro" + ("" if logged else "&immutable=1")
+        db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        if logged:
+            try:
+                db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            except sqlite3.OperationalError:
+                # No room (or no right) for the log's shared index: with the connection's lock
+                # held exclusively SQLite keeps that index in memory instead.
+                db.close()
+                db = sqlite3.connect(uri, uri=True, isolation_level=None,
+                                     check_same_thread=False)
+                db.execute("PRAGMA locking_mode=EXCLUSIVE")
+        return cls(db)
+
+    @classmethod
+    def _copy(cls, path: Path, wal: Path) -> Look:
+        scratch = Path(tempfile.mkdtemp(prefix="crokiscore-look-"))
+        try:
+            shutil.copyfile(path, scratch / "copy.db")
+            shutil.copyfile(wal, scratch / "copy.db-wal")
+            db = sqlite3.connect(f"{(scratch / 'copy.db').as_uri()}?mode=ro", uri=True,
+                                 isolation_level=None, check_same_thread=False)
+        except (OSError, sqlite3.Error):
+            shutil.rmtree(scratch, ignore_errors=True)
+            raise
+        return cls(db, scratch)
+
+    def close(self) -> None:
+        self.db.close()
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch = None
+
+
 def check_path(path: str | Path) -> None:
     """Refuses a store path that cannot be a store file, saying why (before SQLite says
     something vaguer)."""
@@ -210,6 +264,7 @@ class EventStore:
         self.path = str(path)
         self.read_only = read_only
         self._closed = True
+        self._look: Look | None = None   # how a store opened read-only was opened
         check_path(self.path)
         p = Path(self.path)
         if p.is_file() and p.stat().st_size == 0:
@@ -258,24 +313,8 @@ class EventStore:
     def _connect_read_only(self, p: Path) -> sqlite3.Connection:
         if not p.is_file():
             raise StoreMissing(f"there is no event store at {self.path}")
-        # A store closed cleanly has no write-ahead log (or an empty one): read it as
-        # immutable, which leaves no -wal/-shm files behind (owned by whoever looked). After a
-        # crash the log holds committed events, so it is read too.
-        wal = Path(self.path + "-wal")
-        logged = wal.exists() and wal.stat().st_size > 0
-        uri = f"{p.resolve().as_uri()}?mode=ro" + ("" if logged else "&immutable=1")
-        db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
-        if logged:
-            try:
-                db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-            except sqlite3.OperationalError:
-                # No room (or no right) for the log's shared index: with the connection's lock
-                # held exclusively SQLite keeps that index in memory instead.
-                db.close()
-                db = sqlite3.connect(uri, uri=True, isolation_level=None,
-                                     check_same_thread=False)
-                db.execute("PRAGMA locking_mode=EXCLUSIVE")
-        return db
+        self._look = Look.open(p)
+        return self._look.db
 
     def _schema(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -553,6 +592,8 @@ class EventStore:
         if not self._closed:
             self._closed = True
             self._db.close()
+        if self._look is not None:
+            self._look.close()
 
     def __enter__(self) -> EventStore:
         return self

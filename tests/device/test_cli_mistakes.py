@@ -254,3 +254,27 @@ def test_history_of_a_store_whose_match_rows_are_spoilt(tmp_path, spoilt):
         status, out, err = run("history", "--store", str(path), *extra)
         assert (status, err) == (0, "")
         assert "Ann" in out or "Home" in out or "Bob" in out, out
+
+
+def test_history_of_a_store_copied_with_its_log_reads_the_log_and_leaves_no_file(tmp_path):
+    """A store copied off a card as it stood (events.db and events.db-wal, which holds the
+    latest events): reading it must not leave an events.db-shm, owned by whoever looked."""
+    import shutil
+
+    live = tmp_path / "live"
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    with EventStore(live / "events.db") as store:
+        events = list(play("casual-100", random.Random(3)))
+        match_id = store.begin_match(events[0], 1.7e9)
+        for i, ev in enumerate(events[1:]):
+            store.append(match_id, ev, 1.7e9 + i)
+        store.finish(match_id, {}, 1.7e9 + len(events))
+        for name in ("events.db", "events.db-wal"):
+            shutil.copy(live / name, copy / name)
+    assert (copy / "events.db-wal").stat().st_size > 0
+    before = {p.name: p.stat().st_mtime_ns for p in copy.iterdir()}
+    status, out, err = run("history", "--store", str(copy / "events.db"))
+    assert (status, err) == (0, "")
+    assert out.count("\n") == 2 and ",finished," in out, "the finish is in the log only"
+    assert {p.name: p.stat().st_mtime_ns for p in copy.iterdir()} == before
