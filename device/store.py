@@ -244,8 +244,9 @@ def check_path(path: str | Path) -> None:
                                     "not a folder; fix store in the config")
                 break
         real = p.resolve()
-    except (OSError, RuntimeError) as exc:  # a name too long, a loop of symbolic links
-        why = exc.strerror if isinstance(exc, OSError) else "a loop of symbolic links"
+    except (OSError, RuntimeError, ValueError) as exc:  # too long, a loop, a NUL byte
+        why = (exc.strerror if isinstance(exc, OSError) else "a loop of symbolic links"
+               if isinstance(exc, RuntimeError) else "a NUL byte in it")
         raise NotAStore(f"the event store {shown(str(p), 80)} cannot be used ({why}): fix store "
                         "in the config") from None
     for pseudo in ("/proc", "/sys", "/dev"):
