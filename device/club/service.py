@@ -416,7 +416,8 @@ class Service:
     def organiser(self, request: web.Request) -> bool:
         token = request.cookies.get(COOKIE, "")
         expires, _, _sig = token.partition(".")
-        if not expires.isdigit() or int(expires) < time.time():
+        if not (expires.isascii() and expires.isdigit() and len(expires) <= 12) \
+                or int(expires) < time.time():
             return False
         return hmac.compare_digest(token, self._token(int(expires)))
 
