@@ -72,7 +72,12 @@ def _password() -> int:
             print("crokiscore club password: the two differ; nothing made", file=sys.stderr)
             return 2
     else:
-        first = sys.stdin.readline().rstrip("\n")
+        try:
+            first = sys.stdin.buffer.readline().decode("utf-8").rstrip("\r\n")
+        except UnicodeDecodeError:
+            print("crokiscore club password: the password read is not UTF-8 text; nothing "
+                  "made", file=sys.stderr)
+            return 2
     if len(first) < 8:
         print("crokiscore club password: use at least 8 characters", file=sys.stderr)
         return 2

@@ -7,6 +7,7 @@ import contextlib
 import io
 import shutil
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,58 @@ def test_export_of_a_spoilt_match_says_what_was_left_out(tmp_path, spoil):
         assert status == 1 and len(rows) == 2
         assert err.startswith("crokiscore club export: match ") and "(board-1) ended, but " \
             f"{tmp_path / 'spoilt.db'} does not hold all its events whole: left out" in err
+
+
+# --- the hub's own start -------------------------------------------------------------------------
+
+def club(cfg: Path) -> tuple[int, str, str]:
+    """The hub started as a command (it sets up logging and signals for itself)."""
+    from tests.club.parts import CROKISCORE
+
+    done = subprocess.run([str(CROKISCORE), "club", "--config", str(cfg)], capture_output=True,
+                          text=True, timeout=60)
+    return done.returncode, done.stdout, done.stderr
+
+
+def hub_toml(tmp_path: Path, hub: str) -> Path:
+    cfg = tmp_path / "club.toml"
+    cfg.write_text(f"[club]\nbroker = '127.0.0.1:1'\nclub = 'elmira'\n[hub]\n"
+                   f"store = '{tmp_path / 'club.db'}'\n{hub}")
+    return cfg
+
+
+def test_a_page_address_that_cannot_be_served_is_named(tmp_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        for listen, why in ((f"127.0.0.1:{port}", "address already in use"),
+                            ("203.0.113.7:8080", "assign requested address"),
+                            ("no-such-host.invalid:8080", "")):
+            status, _, err = club(hub_toml(tmp_path, f"listen = '{listen}'\n"))
+            assert status == 2 and "Traceback" not in err
+            host, _, number = listen.rpartition(":")
+            assert f"crokiscore club: cannot serve the page on {host}:{number} ([hub] listen)" \
+                in err and why in err and "give a free port" in err
+
+
+def test_tls_files_that_are_not_a_certificate_are_named(tmp_path):
+    cert = tmp_path / "hub.crt"
+    cert.write_text("not a certificate\n")
+    status, _, err = club(hub_toml(
+        tmp_path, f"listen = '127.0.0.1:0'\ntls_cert = '{cert}'\ntls_key = '{cert}'\n"))
+    assert status == 2
+    assert f"[hub] tls_cert {cert} and tls_key {cert} are not a certificate (PEM) and its key" \
+        in err
+
+
+def test_a_password_that_is_not_utf8_makes_no_hash():
+    from tests.club.parts import CROKISCORE
+
+    done = subprocess.run([str(CROKISCORE), "club", "password"], input=b"\xe9" * 12 + b"\n",
+                          capture_output=True, timeout=60)
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert done.stderr == b"crokiscore club password: the password read is not UTF-8 text; " \
+                          b"nothing made\n"
