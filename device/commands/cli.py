@@ -148,13 +148,17 @@ def _cmd_bridge(args: argparse.Namespace) -> int:
     from device.errors import UsageError
     from firmware_bridge.errors import BadSetting, BridgeError
     from firmware_bridge.events import McuBooted, to_json
-    from firmware_bridge.link import Link, LinkTiming
+    from firmware_bridge.link import Link, LinkTiming, port_trouble
 
     try:
         timing = LinkTiming(heartbeat_s=args.heartbeat, mcu_timeout_s=args.timeout)
         thresholds = _thresholds(args.thresholds) if args.thresholds else None
     except (BadSetting, UsageError) as exc:
         print(f"crokiscore bridge: {exc}", file=sys.stderr)
+        return 2
+    trouble = port_trouble(args.port)   # else the link would try it again and again
+    if trouble is not None:
+        print(f"crokiscore bridge: --port {trouble}", file=sys.stderr)
         return 2
     try:
         with Link(args.port, timing=timing) as link:

@@ -157,9 +157,12 @@ def _calibration(path: str) -> None:
 def _sensor_bar(config: Config, hardware: Hardware) -> str | Caution:
     from device.daemon import link_timing
     from firmware_bridge import events as bar
-    from firmware_bridge.link import Link
+    from firmware_bridge.link import Link, port_trouble
 
     port = hardware.sensor_port
+    trouble = port_trouble(port)
+    if trouble is not None:
+        raise DeviceError(f"[touch] port: {trouble}")
     events: queue.Queue[object] = queue.Queue()
     timing = link_timing(config)
     deadline = time.monotonic() + timing.mcu_timeout_s + 2.0
