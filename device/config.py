@@ -281,6 +281,12 @@ def parse(data: Mapping[str, Any], source: str = "<config>") -> Config:
     sections = {name: _section(name, data, **(camera_kind if name == "camera" else {}))
                 for name in SECTIONS}
     club = None if data.get("club") is None else parse_club(data["club"])
+    if club is not None and club.receipts is not None and \
+            Path(club.receipts).absolute() == Path(top["store"]).absolute():
+        # the receipts' table in the event store would make it a database of someone else's
+        raise ConfigError("[club] receipts names the event store itself: give the receipts a "
+                          "file of their own, or leave the key out (they are kept beside the "
+                          "store)")
     config = Config(backend, top["store"], top["log_level"], source=source, club=club,
                     **sections)
     if backend == "pi":

@@ -103,3 +103,11 @@ def test_what_toml_takes_but_no_setting_can_be(tmp_path, text, words):
     cfg.write_text(text, encoding="utf-8")
     with pytest.raises(ConfigError, match=words):
         load(cfg)
+
+
+def test_the_club_receipts_are_not_kept_in_the_event_store():
+    club = {"broker": "hub:1883", "club": "c", "board": "b"}
+    with pytest.raises(ConfigError, match=r"\[club\] receipts names the event store itself"):
+        parse({"store": "/var/lib/crokiscore/events.db",
+               "club": {**club, "receipts": "/var/lib/crokiscore/events.db"}})
+    assert parse({"club": {**club, "receipts": "/var/lib/crokiscore/r.db"}}).club is not None
