@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import concurrent.futures
 import logging
+import os
 import queue
+import stat
 import threading
 import time
 from dataclasses import dataclass
@@ -498,6 +500,44 @@ class Link:
         self._counters[msg.quadrant] = msg.counter
         self._emit(ev.Touch(msg.quadrant, msg.active, msg.mcu_time_us, msg.counter,
                             self._boot_id, missed, now))
+
+
+SERIAL_HINT = "ls /dev/serial/by-id/ lists the serial devices"
+
+
+def port_trouble(port: str) -> str | None:
+    """Why ``port`` can never be a serial port (an empty name, an unknown URL, a file, a folder,
+    a device that is not a terminal), or None: it is one, or may become one when plugged in."""
+    if not port.strip():
+        return ("no port named: give the sensor bar's serial device, "
+                "/dev/serial/by-id/usb-MicroPython_...-if00; " + SERIAL_HINT)
+    if "://" in port:
+        try:
+            serial.serial_for_url(port, do_not_open=True)
+        except (ValueError, serial.SerialException) as exc:
+            return (f"{port} is no port pyserial can open ({exc}): give a device path, or a URL "
+                    "such as socket://HOST:PORT or rfc2217://HOST:PORT")
+        return None
+    try:
+        mode = os.stat(port).st_mode
+    except FileNotFoundError:
+        return None   # not plugged in (yet)
+    except (OSError, ValueError) as exc:
+        why = getattr(exc, "strerror", None) or exc
+        return f"{port if len(port) < 80 else port[:60] + '...'} cannot be a serial device ({why})"
+    if stat.S_ISDIR(mode):
+        return f"{port} is a folder, not a serial device; {SERIAL_HINT}"
+    if not stat.S_ISCHR(mode):
+        return f"{port} is a file, not a serial device; {SERIAL_HINT}"
+    try:
+        fd = os.open(port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError:
+        return None   # busy, or not ours to open: opening it says so
+    try:
+        terminal = os.isatty(fd)
+    finally:
+        os.close(fd)
+    return None if terminal else f"{port} is a device but not a serial port; {SERIAL_HINT}"
 
 
 def _boot_of(message: Message) -> int | None:

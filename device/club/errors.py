@@ -20,3 +20,7 @@ class HubStoreError(ClubError):
 
 class QueryError(ClubError, ValueError):
     """A query to the hub's pages that cannot be answered as asked (the message says why)."""
+
+
+class HubError(ClubError):
+    """The hub cannot serve: its page's address or its TLS files cannot be used."""

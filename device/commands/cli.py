@@ -7,10 +7,12 @@ for OpenCV and a missing camera library cannot break the commands that do not us
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -25,22 +27,22 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     from device.screen.text import as_text
     from rules.replay import replay
 
+    match = None
+    bad = 0
     try:
-        stream = open_log(args.file)
+        with open_log(args.file) as stream:
+            for step in replay(stream):
+                if step.problem:
+                    bad += 1
+                    print(f"{args.file}:{step.line}: {step.problem} (line skipped)",
+                          file=sys.stderr)
+                    continue
+                before, match = match, step.match
+                if args.scoreboard and match is not None and _scoreboard_moment(before, match):
+                    print(as_text(match), end="\n\n", flush=True)
     except (LogUnreadable, NotALog) as exc:
         print(f"crokiscore replay: {exc}", file=sys.stderr)
         return 2
-    match = None
-    bad = 0
-    with stream:
-        for step in replay(stream):
-            if step.problem:
-                bad += 1
-                print(f"{args.file}:{step.line}: {step.problem} (line skipped)", file=sys.stderr)
-                continue
-            before, match = match, step.match
-            if args.scoreboard and match is not None and _scoreboard_moment(before, match):
-                print(as_text(match), end="\n\n", flush=True)
     if match is None:
         print(f"crokiscore replay: {args.file} holds no match", file=sys.stderr)
         return 2
@@ -146,13 +148,17 @@ def _cmd_bridge(args: argparse.Namespace) -> int:
     from device.errors import UsageError
     from firmware_bridge.errors import BadSetting, BridgeError
     from firmware_bridge.events import McuBooted, to_json
-    from firmware_bridge.link import Link, LinkTiming
+    from firmware_bridge.link import Link, LinkTiming, port_trouble
 
     try:
         timing = LinkTiming(heartbeat_s=args.heartbeat, mcu_timeout_s=args.timeout)
         thresholds = _thresholds(args.thresholds) if args.thresholds else None
     except (BadSetting, UsageError) as exc:
         print(f"crokiscore bridge: {exc}", file=sys.stderr)
+        return 2
+    trouble = port_trouble(args.port)   # else the link would try it again and again
+    if trouble is not None:
+        print(f"crokiscore bridge: --port {trouble}", file=sys.stderr)
         return 2
     try:
         with Link(args.port, timing=timing) as link:
@@ -488,7 +494,61 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    stdout, sys.stdout = sys.stdout, _Output(sys.stdout)
+    try:
+        status = int(args.func(args))
+        sys.stdout.flush()
+    except OutputFailed as failed:
+        _to_nowhere(stdout)
+        if failed.errno == errno.EPIPE:  # the reader (head, less) had enough: not an error
+            return 0
+        print(f"crokiscore {args.command}: cannot write the output ({failed.strerror}): free "
+              "space where it goes, or send it somewhere else", file=sys.stderr)
+        return 2
+    finally:
+        sys.stdout = stdout
+    return status
+
+
+class OutputFailed(Exception):
+    """Standard output could not be written (a closed pipe, a full disk): told apart from the
+    command's own files, whose troubles each command reports itself."""
+
+    def __init__(self, exc: OSError) -> None:
+        super().__init__(str(exc))
+        self.errno = exc.errno
+        self.strerror = exc.strerror or str(exc)
+
+
+class _Output:
+    """Standard output, its failures raised as :class:`OutputFailed`."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            raise OutputFailed(exc) from exc
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise OutputFailed(exc) from exc
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _to_nowhere(stream: TextIO) -> None:
+    """``stream`` pointed at /dev/null, so that what is still buffered in it does not fail once
+    more, with Python's own traceback, as the command exits."""
+    import contextlib
+
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # a test's capture
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
 
 
 if __name__ == "__main__":

@@ -43,6 +43,16 @@ def test_without_the_hardware_every_part_says_what_is_missing(tmp_path):
     assert "picamera2" in findings["camera"].detail
 
 
+def test_a_sensor_port_that_is_a_file_is_said_to_be_one_at_once(tmp_path):
+    cfg = tmp_path / "pi.toml"
+    cfg.write_text(f'backend = "pi"\nstore = "{tmp_path / "e.db"}"\n'
+                   f'[touch]\nport = "{cfg}"\n')
+    sensors = next(f for f in examine(cfg) if f.part == "sensors")
+    assert not sensors.ok
+    assert sensors.detail == (f"[touch] port: {cfg} is a file, not a serial device; ls "
+                              "/dev/serial/by-id/ lists the serial devices")
+
+
 def test_a_broken_config_stops_the_examination_with_the_reason(tmp_path, capsys):
     cfg = tmp_path / "bad.toml"
     cfg.write_text("[hole]\npin = 99\n")
