@@ -54,6 +54,7 @@ bench: $(STAMP) system-packages
 	$(BIN)/python bench/daemon.py
 	$(BIN)/python bench/vision.py
 	$(BIN)/python bench/club.py
+	if [ -n "$(REALDEV)" ]; then $(BIN)/python bench/realdev.py "$(REALDEV)"; fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis *.egg-info

@@ -21,7 +21,7 @@ from typing import Any, Literal
 from device.club.settings import ClubSettings, parse_club
 from device.errors import BadSetting, ConfigError
 from device.hardware.display import OledSettings
-from device.settings import Checked, Spec, build, setting
+from device.settings import Checked, Spec, build, read_config, setting, toml_number_trouble
 from rules.errors import shown
 
 log = logging.getLogger(__name__)
@@ -281,6 +281,12 @@ def parse(data: Mapping[str, Any], source: str = "<config>") -> Config:
     sections = {name: _section(name, data, **(camera_kind if name == "camera" else {}))
                 for name in SECTIONS}
     club = None if data.get("club") is None else parse_club(data["club"])
+    if club is not None and club.receipts is not None and \
+            Path(club.receipts).absolute() == Path(top["store"]).absolute():
+        # the receipts' table in the event store would make it a database of someone else's
+        raise ConfigError("[club] receipts names the event store itself: give the receipts a "
+                          "file of their own, or leave the key out (they are kept beside the "
+                          "store)")
     config = Config(backend, top["store"], top["log_level"], source=source, club=club,
                     **sections)
     if backend == "pi":
@@ -317,21 +323,14 @@ def _check_pins(c: Config) -> None:
 def load(path: str | Path | None = None) -> Config:
     """Reads the config at ``path`` (default: /etc/crokiscore/config.toml)."""
     p = Path(path) if path is not None else DEFAULT_PATH
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"config file {p} not found; copy examples/pi.toml there (or give "
-                          "--config FILE)") from None
-    except IsADirectoryError:
-        raise ConfigError(f"config file {p} is a folder: give the file in it") from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read config file {p}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"config file {p} is not UTF-8 text") from None
+    text = read_config(p, "config file", "copy examples/pi.toml there (or give --config FILE)")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"config file {p} is not valid TOML: {_toml_trouble(exc, text)}"
+                          ) from None
+    except ValueError as exc:
+        raise ConfigError(f"config file {p} is not valid TOML: {toml_number_trouble(exc)}"
                           ) from None
     return parse(data, str(p))
 

@@ -102,6 +102,10 @@ class BadStatus(DeviceError, ValueError, TypeError):
 
 # --- commands ------------------------------------------------------------------------------------
 
+class UsageError(DeviceError, ValueError):
+    """A command-line argument that cannot be used; the message names the option."""
+
+
 class FeedError(DeviceError):
     """A feed file that cannot be read or does not start with a match."""
 

@@ -23,7 +23,8 @@ class Notifier:
         path = env.get("NOTIFY_SOCKET", "")
         self._address = "\0" + path[1:] if path.startswith("@") else path
         usec = env.get("WATCHDOG_USEC", "")
-        self.watchdog_s = int(usec) / 1e6 if usec.isdigit() and int(usec) > 0 else None
+        number = usec.isascii() and usec.isdigit() and len(usec) <= 15
+        self.watchdog_s = int(usec) / 1e6 if number and int(usec) > 0 else None
         self._sock: socket.socket | None = None
 
     @property

@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from pathlib import Path
 from typing import Any, ClassVar
 
-from device.errors import BadSetting
+from device.errors import BadSetting, ConfigError
 from rules.errors import shown
 
 _NAMES = {int: "whole number", float: "number", bool: "true or false", str: "text in quotes"}
+_PLURALS = {int: "whole numbers", float: "numbers", bool: "trues or falses",
+            str: "texts in quotes"}
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,9 @@ class Spec:
     def _sequence(self, key: str, value: Any) -> tuple[Any, ...]:
         item = self.item or int
         ok = isinstance(value, list | tuple) and (self.length is None or len(value) == self.length)
+        if ok and any(isinstance(v, str) and "\x00" in v for v in value):
+            raise BadSetting(f"{key} must not hold a NUL character (\\u0000), got "
+                             f"{shown(value)}", key)
         if ok:
             try:
                 return tuple(_one(key, v, item, self.low, self.high, None, "") for v in value)
@@ -51,7 +58,7 @@ class Spec:
                 pass
         size = f"{self.length} " if self.length is not None else ""
         span = f" from {self.low} to {self.high}" if self.low is not None else ""
-        raise BadSetting(f"{key} must be a list of {size}{_NAMES.get(item, str(item))}s{span}"
+        raise BadSetting(f"{key} must be a list of {size}{_PLURALS.get(item, str(item))}{span}"
                          f"{self.hint}, got {shown(value)}", key)
 
 
@@ -67,6 +74,9 @@ def _one(key: str, value: Any, kind: type, low: float | None, high: float | None
     if not good:
         raise BadSetting(f"{key} must be a {_NAMES.get(kind, str(kind))}{hint}, "
                          f"got {shown(value)}", key)
+    if kind is str and "\x00" in value:
+        raise BadSetting(f"{key} must not hold a NUL character (\\u0000), got {shown(value)}",
+                         key)
     if choices is not None and value not in choices:
         raise BadSetting(f"{key} must be one of {', '.join(str(c) for c in choices)}, "
                          f"got {shown(value)}", key)
@@ -137,3 +147,47 @@ def build(cls: type[Any], section: str, table: Mapping[str, Any], **fixed: Any) 
 def replace(settings: Any, **changes: Any) -> Any:
     """A copy with ``changes``, checked again."""
     return dataclasses.replace(settings, **changes)
+
+
+MAX_CONFIG_BYTES = 1_000_000
+"""A config file is a few kilobytes: a bigger one is the wrong file, and is not read whole."""
+
+
+def read_config(path: Path, name: str, missing: str) -> str:
+    """The text of the config file at ``path``; a :class:`ConfigError` naming it (as ``name``,
+    "config file" or "the hub's config") and the fix, ``missing`` saying what to do when there
+    is none. Only a file is read: a device (/dev/zero) or a pipe would never end."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise ConfigError(f"{name} {path} is not found; {missing}") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read {name} {path}: {exc.strerror}") from None
+    except ValueError:  # a NUL byte in the name, given from code
+        raise ConfigError(f"{name} {path!r} cannot be a file name: it holds a NUL byte") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise ConfigError(f"{name} {path} is a folder: give the file in it")
+    if not stat.S_ISREG(info.st_mode):
+        raise ConfigError(f"{name} {path} is not a file (a device, a pipe or a socket): give the "
+                          "config file itself")
+    if info.st_size > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{name} {path} holds {info.st_size:,} bytes, far more than any config:"
+                          " is it the right file?")
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(f"cannot read {name} {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_CONFIG_BYTES:  # a file under /proc says 0 bytes and holds more
+        raise ConfigError(f"{name} {path} holds more than {MAX_CONFIG_BYTES:,} bytes, far more "
+                          "than any config: is it the right file?")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{name} {path} is not UTF-8 text (byte 0x{data[exc.start]:02x} at "
+                          f"offset {exc.start})") from None
+
+
+def toml_number_trouble(exc: ValueError) -> str:
+    """tomllib lets Python's own ValueError through for an integer of thousands of digits."""
+    return "a number of more than 4300 digits" if "digits" in str(exc) else str(exc)

@@ -23,6 +23,7 @@ import logging
 import os
 import shutil
 import sqlite3
+import tempfile
 import time
 import uuid
 import zlib
@@ -40,6 +41,7 @@ from device.errors import (
     StoreReadOnly,
 )
 from rules import Event, NewMatch, RulesError, parse_event
+from rules.errors import shown
 from rules.events import META_KEYS as _META
 
 log = logging.getLogger(__name__)
@@ -75,6 +77,9 @@ CREATE TABLE IF NOT EXISTS rejected (
     reason TEXT NOT NULL
 );
 """
+OUR_TABLES = {"meta", "matches", "events", "rejected"}
+HUB_TABLES = {"boards", "pictures", "assignments"}
+"""Tables only the club hub's store has (device/club/hubstore.py)."""
 WAL_PAGES = 100
 """Pages the write-ahead log may hold before it is folded into the store (SQLite's default is
 1000, 4 MB: more than a nearly full card may have)."""
@@ -171,20 +176,79 @@ def explain(exc: sqlite3.Error | OSError, path: str) -> StoreError:
     return StoreError(f"the event store {path} failed ({text})")
 
 
+@dataclass
+class Look:
+    """An SQLite file in WAL mode opened to look at, changing nothing on disk (the box's store,
+    and the club hub's). A file closed cleanly has no write-ahead log (or an empty one): it is
+    read as immutable, which leaves no -wal or -shm file behind (owned by whoever looked). After
+    a crash the log holds committed rows, so it is read too, with its shared index (-shm) as
+    the writer left it. A file copied with its log but not that index is read from a copy in a
+    scratch folder, removed on closing: SQLite would make the index beside it, or fail where it
+    may not."""
+
+    db: sqlite3.Connection
+    scratch: Path | None = None
+
+    @classmethod
+    def open(cls, path: Path) -> Look:
+        wal = Path(f"{path}-wal")
+        logged = wal.exists() and wal.stat().st_size > 0
+        if logged and not Path(f"{path}-shm").exists():
+            return cls._copy(path, wal)
+        uri = f"{path.resolve().as_uri()}?mode=ro" + ("" if logged else "&immutable=1")
+        db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        if logged:
+            try:
+                db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            except sqlite3.OperationalError:
+                # No room (or no right) for the log's shared index: with the connection's lock
+                # held exclusively SQLite keeps that index in memory instead.
+                db.close()
+                db = sqlite3.connect(uri, uri=True, isolation_level=None,
+                                     check_same_thread=False)
+                db.execute("PRAGMA locking_mode=EXCLUSIVE")
+        return cls(db)
+
+    @classmethod
+    def _copy(cls, path: Path, wal: Path) -> Look:
+        scratch = Path(tempfile.mkdtemp(prefix="crokiscore-look-"))
+        try:
+            shutil.copyfile(path, scratch / "copy.db")
+            shutil.copyfile(wal, scratch / "copy.db-wal")
+            db = sqlite3.connect(f"{(scratch / 'copy.db').as_uri()}?mode=ro", uri=True,
+                                 isolation_level=None, check_same_thread=False)
+        except (OSError, sqlite3.Error):
+            shutil.rmtree(scratch, ignore_errors=True)
+            raise
+        return cls(db, scratch)
+
+    def close(self) -> None:
+        self.db.close()
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch = None
+
+
 def check_path(path: str | Path) -> None:
     """Refuses a store path that cannot be a store file, saying why (before SQLite says
     something vaguer)."""
     p = Path(path)
-    if p.is_dir():
-        raise NotAStore(f"the event store {p} is a folder: give store a file name in it, e.g. "
-                        f"{p / 'events.db'}")
-    for above in p.absolute().parents:
-        if above.exists():
-            if not above.is_dir():
-                raise NotAStore(f"the event store {p} cannot be made: {above} is a file, not a "
-                                "folder; fix store in the config")
-            break
-    real = p.resolve()
+    try:
+        if p.is_dir():
+            raise NotAStore(f"the event store {p} is a folder: give store a file name in it, "
+                            f"e.g. {p / 'events.db'}")
+        for above in p.absolute().parents:
+            if above.exists():
+                if not above.is_dir():
+                    raise NotAStore(f"the event store {p} cannot be made: {above} is a file, "
+                                    "not a folder; fix store in the config")
+                break
+        real = p.resolve()
+    except (OSError, RuntimeError, ValueError) as exc:  # too long, a loop, a NUL byte
+        why = (exc.strerror if isinstance(exc, OSError) else "a loop of symbolic links"
+               if isinstance(exc, RuntimeError) else "a NUL byte in it")
+        raise NotAStore(f"the event store {shown(str(p), 80)} cannot be used ({why}): fix store "
+                        "in the config") from None
     for pseudo in ("/proc", "/sys", "/dev"):
         if real == Path(pseudo) or Path(pseudo) in real.parents:
             raise NotAStore(f"the event store {p} is under {pseudo}, which holds no files: put "
@@ -201,6 +265,7 @@ class EventStore:
         self.path = str(path)
         self.read_only = read_only
         self._closed = True
+        self._look: Look | None = None   # how a store opened read-only was opened
         check_path(self.path)
         p = Path(self.path)
         if p.is_file() and p.stat().st_size == 0:
@@ -249,24 +314,8 @@ class EventStore:
     def _connect_read_only(self, p: Path) -> sqlite3.Connection:
         if not p.is_file():
             raise StoreMissing(f"there is no event store at {self.path}")
-        # A store closed cleanly has no write-ahead log (or an empty one): read it as
-        # immutable, which leaves no -wal/-shm files behind (owned by whoever looked). After a
-        # crash the log holds committed events, so it is read too.
-        wal = Path(self.path + "-wal")
-        logged = wal.exists() and wal.stat().st_size > 0
-        uri = f"{p.resolve().as_uri()}?mode=ro" + ("" if logged else "&immutable=1")
-        db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
-        if logged:
-            try:
-                db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-            except sqlite3.OperationalError:
-                # No room (or no right) for the log's shared index: with the connection's lock
-                # held exclusively SQLite keeps that index in memory instead.
-                db.close()
-                db = sqlite3.connect(uri, uri=True, isolation_level=None,
-                                     check_same_thread=False)
-                db.execute("PRAGMA locking_mode=EXCLUSIVE")
-        return db
+        self._look = Look.open(p)
+        return self._look.db
 
     def _schema(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -276,10 +325,15 @@ class EventStore:
                             f"(schema {version}, this one reads {SCHEMA_VERSION}); upgrade")
         tables = {r[0] for r in self._db.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if version == 0 and tables:
+        foreign = {t for t in tables - OUR_TABLES if not t.startswith("sqlite_")}
+        if tables >= HUB_TABLES:
+            raise NotAStore(f"{self.path} is the club hub's store, not a box's event store: "
+                            "point store at the box's own file (read the hub's matches with "
+                            f"crokiscore club export --store {self.path})")
+        if (version == 0 and tables) or foreign:
             raise NotAStore(f"{self.path} is an SQLite file but not a crokiscore event store "
-                            f"(it has tables {', '.join(sorted(tables))}): point store at the "
-                            "right file, or move this one aside")
+                            f"(it has tables {', '.join(sorted(foreign or tables))}): point "
+                            "store at the right file, or move this one aside")
         if self.read_only:
             if version == 0:
                 raise NotAStore(f"{self.path} is not a crokiscore event store (it has no "
@@ -488,11 +542,12 @@ class EventStore:
                           "FROM matches ORDER BY id")
         out = []
         for r in rows:
-            try:
-                players = tuple(json.loads(r[3]))
+            try:  # a spoilt row is shown as far as it can be, never a reason to stop
+                players = tuple(str(p) for p in json.loads(r[3]))
                 result = json.loads(r[6]) if r[6] else None
-            except (ValueError, RecursionError):
+            except (ValueError, RecursionError, TypeError):
                 players, result = (), None
+            result = result if isinstance(result, dict) else None
             out.append(StoredMatch(r[0], r[1], r[2], players, r[4], r[5], result))
         return out
 
@@ -538,6 +593,8 @@ class EventStore:
         if not self._closed:
             self._closed = True
             self._db.close()
+        if self._look is not None:
+            self._look.close()
 
     def __enter__(self) -> EventStore:
         return self

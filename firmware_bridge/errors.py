@@ -44,3 +44,7 @@ class McuRefused(BridgeError):
         super().__init__(message)
         self.code = code
         self.detail = detail
+
+
+class BadSetting(BridgeError, ValueError):
+    """A link setting out of its range (the message names it)."""

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_bridge.messages import Status
+from firmware_bridge.messages import BarStatus
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ class Touch:
 class McuStatus:
     """The MCU's settings and readings, in answer to a status request or a setting change."""
 
-    status: Status
+    status: BarStatus
     at: float
 
 

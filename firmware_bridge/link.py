@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import concurrent.futures
 import logging
+import os
 import queue
+import stat
 import threading
 import time
 from dataclasses import dataclass
@@ -42,6 +44,7 @@ import serial
 from firmware_bridge import events as ev
 from firmware_bridge.codec import Decoder, DecoderStats, Frame, encode
 from firmware_bridge.errors import (
+    BadSetting,
     BridgeError,
     CommandTimeout,
     LinkClosed,
@@ -54,6 +57,7 @@ from firmware_bridge.messages import (
     FLAG_SENSOR_OK,
     FROM_HOST,
     PROTOCOL_VERSION,
+    BarStatus,
     Error,
     GetStatus,
     Heartbeat,
@@ -63,7 +67,6 @@ from firmware_bridge.messages import (
     Reboot,
     SetDebounce,
     SetThresholds,
-    Status,
     TouchChange,
 )
 
@@ -72,10 +75,6 @@ log = logging.getLogger(__name__)
 BAUDRATE = 115200  # ignored by USB CDC (the Pico's own USB), but pyserial needs one
 JOIN_TIMEOUT_S = 2.0
 LOST_AFTER_PERIODS = 3  # MCU heartbeat periods without a good frame before it counts as lost
-
-
-class BadSetting(BridgeError, ValueError):
-    """A link setting out of its range (the message names it)."""
 
 
 @dataclass(frozen=True)
@@ -167,7 +166,7 @@ class Link:
         self._closed = False
         self._tx_seq = 0
         self._request = 0
-        self._pending: dict[int, concurrent.futures.Future[Status]] = {}
+        self._pending: dict[int, concurrent.futures.Future[BarStatus]] = {}
         # Counters and MCU state (guarded by _lock where other threads read them).
         self._old_decoders = DecoderStats()
         self._decoder = Decoder()
@@ -244,11 +243,11 @@ class Link:
             self._tx_seq = (self._tx_seq + 1) & 0xFF
             self._sent += 1
 
-    def get_status(self, timeout: float | None = None) -> Status:
+    def get_status(self, timeout: float | None = None) -> BarStatus:
         return self._ask(lambda r: GetStatus(r), timeout)
 
     def set_thresholds(self, touch: int, release: int, quadrant: int = ALL_QUADRANTS,
-                       timeout: float | None = None) -> Status:
+                       timeout: float | None = None) -> BarStatus:
         """Set the MPR121 thresholds (raw counts) of one quadrant or, by default, all four.
 
         The MCU keeps them until it resets; send them again after each
@@ -256,7 +255,7 @@ class Link:
         """
         return self._ask(lambda r: SetThresholds(r, quadrant, touch, release), timeout)
 
-    def set_debounce(self, debounce_ms: int, timeout: float | None = None) -> Status:
+    def set_debounce(self, debounce_ms: int, timeout: float | None = None) -> BarStatus:
         return self._ask(lambda r: SetDebounce(r, debounce_ms), timeout)
 
     def reboot(self, maintenance: bool = False) -> None:
@@ -268,8 +267,8 @@ class Link:
 
     # ---- commands ----
 
-    def _ask(self, make: Any, timeout: float | None) -> Status:
-        future: concurrent.futures.Future[Status] = concurrent.futures.Future()
+    def _ask(self, make: Any, timeout: float | None) -> BarStatus:
+        future: concurrent.futures.Future[BarStatus] = concurrent.futures.Future()
         with self._lock:
             self._request = self._request % 255 + 1
             request = self._request
@@ -436,11 +435,11 @@ class Link:
             return
         if self._incompatible:
             return
-        if isinstance(msg, Heartbeat | Status):
+        if isinstance(msg, Heartbeat | BarStatus):
             self._sensor(bool(msg.flags & FLAG_SENSOR_OK), now)
         if isinstance(msg, TouchChange):
             self._touch(msg, now)
-        elif isinstance(msg, Status):
+        elif isinstance(msg, BarStatus):
             with self._lock:
                 future = self._pending.get(msg.request)
             if future is not None and not future.done():
@@ -501,6 +500,44 @@ class Link:
         self._counters[msg.quadrant] = msg.counter
         self._emit(ev.Touch(msg.quadrant, msg.active, msg.mcu_time_us, msg.counter,
                             self._boot_id, missed, now))
+
+
+SERIAL_HINT = "ls /dev/serial/by-id/ lists the serial devices"
+
+
+def port_trouble(port: str) -> str | None:
+    """Why ``port`` can never be a serial port (an empty name, an unknown URL, a file, a folder,
+    a device that is not a terminal), or None: it is one, or may become one when plugged in."""
+    if not port.strip():
+        return ("no port named: give the sensor bar's serial device, "
+                "/dev/serial/by-id/usb-MicroPython_...-if00; " + SERIAL_HINT)
+    if "://" in port:
+        try:
+            serial.serial_for_url(port, do_not_open=True)
+        except (ValueError, serial.SerialException) as exc:
+            return (f"{port} is no port pyserial can open ({exc}): give a device path, or a URL "
+                    "such as socket://HOST:PORT or rfc2217://HOST:PORT")
+        return None
+    try:
+        mode = os.stat(port).st_mode
+    except FileNotFoundError:
+        return None   # not plugged in (yet)
+    except (OSError, ValueError) as exc:
+        why = getattr(exc, "strerror", None) or exc
+        return f"{port if len(port) < 80 else port[:60] + '...'} cannot be a serial device ({why})"
+    if stat.S_ISDIR(mode):
+        return f"{port} is a folder, not a serial device; {SERIAL_HINT}"
+    if not stat.S_ISCHR(mode):
+        return f"{port} is a file, not a serial device; {SERIAL_HINT}"
+    try:
+        fd = os.open(port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError:
+        return None   # busy, or not ours to open: opening it says so
+    try:
+        terminal = os.isatty(fd)
+    finally:
+        os.close(fd)
+    return None if terminal else f"{port} is a device but not a serial port; {SERIAL_HINT}"
 
 
 def _boot_of(message: Message) -> int | None:

@@ -195,7 +195,7 @@ class ChannelStatus:
 
 
 @dataclass(frozen=True)
-class Status(Message):
+class BarStatus(Message):
     """The MCU's answer to :class:`GetStatus` and to every accepted setting command."""
 
     KIND: ClassVar[int] = 0x13
@@ -225,10 +225,10 @@ class Status(Message):
                                       c.baseline, c.counter) for c in self.channels)
 
     @classmethod
-    def unpack(cls, payload: bytes) -> Status:
+    def unpack(cls, payload: bytes) -> BarStatus:
         size = cls.LAYOUT.size + QUADRANTS * ChannelStatus.LAYOUT.size
         if len(payload) < size:
-            raise FrameError(f"Status payload needs {size} bytes, got {len(payload)}")
+            raise FrameError(f"BarStatus payload needs {size} bytes, got {len(payload)}")
         request, t, touched, flags, debounce = cls.LAYOUT.unpack_from(payload)
         channels = tuple(
             ChannelStatus(*ChannelStatus.LAYOUT.unpack_from(
@@ -287,7 +287,7 @@ class HostHeartbeat(Message):
 
 @dataclass(frozen=True)
 class GetStatus(Message):
-    """Ask for a :class:`Status`; ``request`` is echoed so the answer can be matched."""
+    """Ask for a :class:`BarStatus`; ``request`` is echoed so the answer can be matched."""
 
     KIND: ClassVar[int] = 0x21
     LAYOUT: ClassVar[struct.Struct] = struct.Struct(">B")
@@ -394,7 +394,7 @@ class Unknown(Message):
         return self.payload
 
 
-FROM_MCU: tuple[type[Message], ...] = (Hello, Heartbeat, TouchChange, Status, Error)
+FROM_MCU: tuple[type[Message], ...] = (Hello, Heartbeat, TouchChange, BarStatus, Error)
 FROM_HOST: tuple[type[Message], ...] = (HostHeartbeat, GetStatus, SetThresholds, SetDebounce,
                                         Reboot)
 BY_KIND: dict[int, type[Message]] = {cls.KIND: cls for cls in FROM_MCU + FROM_HOST}

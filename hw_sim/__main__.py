@@ -15,6 +15,8 @@ import random
 import sys
 from collections.abc import Sequence
 
+VIEWS = ("pi", "phone", "video")  # hw_sim.camera.VIEWS, without importing the renderer here
+
 
 def _events(args: argparse.Namespace) -> int:
     from hw_sim.scripted import play
@@ -43,9 +45,15 @@ def _render(args: argparse.Namespace) -> int:
     if (args.width is None) != (args.height is None):
         sys.stderr.write("render: give both --width and --height, or neither\n")
         return 2
+    views = tuple(v.strip() for v in args.views.split(",") if v.strip())
+    if args.looks == "classic" and args.views != ",".join(VIEWS):
+        sys.stderr.write("render: --views picks among the varied looks' views; add "
+                         "--looks varied\n")
+        return 2
     try:
         index = write_frames(Path(args.out), args.frames, args.seed, width=args.width,
-                             height=args.height, per_rig=args.per_rig, boards=args.boards)
+                             height=args.height, per_rig=args.per_rig, boards=args.boards,
+                             looks=args.looks, views=views)
     except OSError as e:
         sys.stderr.write(f"render: cannot write the frames to {args.out}: {e.strerror or e}; "
                          "choose a writable --out folder\n")
@@ -99,6 +107,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     r.add_argument("--boards", choices=("play", "layouts"), default="play",
                    help="boards left by simulated matches (default), or crowded generated "
                    "layouts that stress the vision")
+    r.add_argument("--looks", choices=("classic", "varied"), default="classic",
+                   help="the first looks (tournament boards, a Pi camera; the default, frames as "
+                   "they always were for a seed), or real boards' variety: other sizes and "
+                   "proportions, black, navy and natural boards, frames, ditches, disc sets, "
+                   "glare, players and things around the board, phone photos and video")
+    r.add_argument("--views", default=",".join(VIEWS),
+                   help="with --looks varied: the views to draw among, comma-separated "
+                   f"(default {','.join(VIEWS)})")
     r.set_defaults(func=_render)
     args = p.parse_args(argv)
     try:

@@ -5,19 +5,31 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from rules.board import STANDARD, Board
 from rules.events import BoardReading, Disc
 
+Pose = Literal["flat", "leaning", "stacked"]
+
 
 @dataclass(frozen=True)
 class PlacedDisc:
-    """A disc at rest, its centre in board millimetres (see :mod:`rules.board`), and its side."""
+    """A disc at rest, its centre in board millimetres (see :mod:`rules.board`), and its side.
+
+    Most discs lie flat. A few do not, and no camera can be sure of them, so their truth asks for
+    a flag: ``leaning`` (its lowest edge on the surface or the ditch floor, its raised side
+    toward board angle ``tilt_toward_deg`` resting on a peg or the rail, ``tilt_deg`` from
+    flat; x and y are then where its middle is, seen from above) and ``stacked`` (lying flat on
+    top of another disc).
+    """
 
     x_mm: float
     y_mm: float
     team: int
+    pose: Pose = "flat"
+    tilt_deg: float = 0.0
+    tilt_toward_deg: float = 0.0
 
     @property
     def r(self) -> float:
@@ -30,8 +42,23 @@ class PlacedDisc:
         return 0 if self.in_ditch(board) else board.zone(self.r)
 
     def to_json(self, board: Board = STANDARD) -> dict[str, Any]:
-        return {"x_mm": round(self.x_mm, 2), "y_mm": round(self.y_mm, 2), "team": self.team,
-                "zone": self.zone(board)}
+        out: dict[str, Any] = {"x_mm": round(self.x_mm, 2), "y_mm": round(self.y_mm, 2),
+                               "team": self.team, "zone": self.zone(board)}
+        if self.pose != "flat":
+            out.update(pose=self.pose, tilt_deg=round(self.tilt_deg, 2),
+                       tilt_toward_deg=round(self.tilt_toward_deg, 2))
+        return out
+
+    def bottom_centre(self, board: Board, base_z: float) -> tuple[float, float, float]:
+        """The centre of its bottom face, for a disc whose lowest point rests at ``base_z``
+        (a stacked disc: on a disc lying there)."""
+        if self.pose == "stacked":
+            return self.x_mm, self.y_mm, base_z + board.disc_thickness
+        a, f = math.radians(self.tilt_deg), math.radians(self.tilt_toward_deg)
+        half = board.disc_thickness / 2
+        z = base_z + board.disc_radius * math.sin(a) + half * math.cos(a)  # its middle
+        return (self.x_mm + half * math.sin(a) * math.cos(f),
+                self.y_mm + half * math.sin(a) * math.sin(f), z - half * math.cos(a))
 
 
 @dataclass(frozen=True)

@@ -24,3 +24,16 @@ class PlayerError(SimError, ValueError):
 class ScenarioError(SimError):
     """A simulated match that cannot go on: the engine waits for something players cannot give,
     or the match does not end."""
+
+
+class SimSettingError(SimError, ValueError):
+    """A simulator setting that cannot be drawn or played (a rig, a look, a layout, a frame
+    plan); the message names the setting and what it takes."""
+
+
+class SimCameraError(SimError, OSError):
+    """The simulated camera failed on purpose (a fault injected by a test) or is closed."""
+
+
+class StageError(SimError, TypeError):
+    """Something given to the stage that no hand at the table can do."""

@@ -10,9 +10,12 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from typing import Literal
 
 import cv2
 import numpy as np
+
+from hw_sim.errors import SimSettingError
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,11 @@ class Lighting:
     light_elevation_deg: float = 75.0
     shadow: float = 0.4
     shadow_softness_mm: float = 3.0
+    # a varnished board mirrors a window or a strip light: a sharp-edged sheen across the
+    # discs and lines alike (``glare`` is then its strength, ``glare_radius`` its half width)
+    glare_shape: Literal["spot", "window", "strip"] = "spot"
+    glare_deg: float = 0.0
+    glare_length: float = 0.3
 
     def toward_light(self) -> tuple[float, float]:
         """Horizontal unit vector (board x, y) pointing at the lamp."""
@@ -58,6 +66,22 @@ class Lighting:
             light_azimuth_deg=rng.uniform(0, 360), light_elevation_deg=rng.uniform(60, 85),
             shadow=rng.uniform(0.25, 0.5), shadow_softness_mm=rng.uniform(1.5, 5.0))
 
+    @classmethod
+    def varied(cls, rng: random.Random) -> Lighting:
+        """Room light as :meth:`random` draws it, and more often a varnish's glare: a window's
+        or a strip light's reflection, bright enough to wash out the lines and the discs under
+        it."""
+        base = cls.random(rng)
+        shape = rng.choices(("none", "spot", "window", "strip"), (4, 2, 3, 2))[0]
+        if shape == "none":
+            return cls(**{**base.__dict__, "glare": 0.0})
+        return cls(**{**base.__dict__, "glare_shape": shape,
+                      "glare": rng.uniform(50, 150) if shape != "spot" else rng.uniform(40, 130),
+                      "glare_radius": rng.uniform(0.03, 0.12) if shape != "spot"
+                      else rng.uniform(0.06, 0.2),
+                      "glare_deg": rng.uniform(0, 180), "glare_length": rng.uniform(0.15, 0.6),
+                      "glare_rgb": (int(rng.uniform(200, 240)), int(rng.uniform(220, 245)), 255)})
+
 
 @dataclass(frozen=True)
 class Sensor:
@@ -67,18 +91,35 @@ class Sensor:
     noise: float = 2.0
     blur: float = 0.7
     jpeg_quality: int = 90
+    sharpen: float = 0.0  # a phone's or a video encoder's unsharp mask: halos along edges
+    sharpen_px: float = 1.5
 
     def __post_init__(self) -> None:
-        if self.noise < 0 or self.blur < 0:
-            raise ValueError(f"sensor noise and blur must not be negative, got {self.noise}, "
-                             f"{self.blur}")
+        if self.noise < 0 or self.blur < 0 or self.sharpen < 0:
+            raise SimSettingError(f"sensor noise, blur and sharpen must not be negative, got "
+                             f"{self.noise}, {self.blur}, {self.sharpen}")
         if not 1 <= self.jpeg_quality <= 100:
-            raise ValueError(f"sensor jpeg_quality must be in 1..100, got {self.jpeg_quality}")
+            raise SimSettingError(f"sensor jpeg_quality must be in 1..100, got {self.jpeg_quality}")
 
     @classmethod
     def random(cls, rng: random.Random) -> Sensor:
         return cls(noise=rng.uniform(1.0, 4.0), blur=rng.uniform(0.4, 1.1),
                    jpeg_quality=rng.randint(80, 95))
+
+    @classmethod
+    def phone(cls, rng: random.Random) -> Sensor:
+        """A phone's picture: denoised (little grain), sharpened, saved at a phone's JPEG
+        quality."""
+        return cls(noise=rng.uniform(0.5, 2.0), blur=rng.uniform(0.6, 1.3),
+                   jpeg_quality=rng.randint(70, 88), sharpen=rng.uniform(0.4, 1.2),
+                   sharpen_px=rng.uniform(1.0, 2.5))
+
+    @classmethod
+    def video(cls, rng: random.Random) -> Sensor:
+        """A frame of overhead video: soft, sharpened by the encoder, heavily compressed."""
+        return cls(noise=rng.uniform(1.0, 3.0), blur=rng.uniform(0.8, 1.6),
+                   jpeg_quality=rng.randint(55, 80), sharpen=rng.uniform(0.0, 0.8),
+                   sharpen_px=rng.uniform(1.5, 3.0))
 
 
 @dataclass(frozen=True, eq=False)
@@ -118,8 +159,25 @@ def light_field(lighting: Lighting, width: int, height: int) -> LightField:
     glare = None
     if lighting.glare > 0:
         gx, gy = lighting.glare_at
-        d2 = (u + 0.5 - gx) ** 2 + (v + 0.5 * (h / w) - gy * (h / w)) ** 2
-        spot = lighting.glare * np.exp(-d2 / (2 * lighting.glare_radius**2))
+        if lighting.glare_shape == "spot":
+            d2 = (u + 0.5 - gx) ** 2 + (v + 0.5 * (h / w) - gy * (h / w)) ** 2
+            spot = lighting.glare * np.exp(-d2 / (2 * lighting.glare_radius**2))
+        else:  # a bright band (a strip light) or a window's panes, its edges sharp
+            g = math.radians(lighting.glare_deg)
+            du, dv = u + 0.5 - gx, v + 0.5 * (h / w) - gy * (h / w)
+            along = du * math.cos(g) + dv * math.sin(g)
+            across = -du * math.sin(g) + dv * math.cos(g)
+            half_w, half_l = lighting.glare_radius, lighting.glare_length / 2
+            if lighting.glare_shape == "strip":
+                half_w, half_l = half_w * 0.4, half_l * 2.5
+            edge = 0.006
+            inside = (np.clip((half_w - np.abs(across)) / edge, 0, 1)
+                      * np.clip((half_l - np.abs(along)) / edge, 0, 1))
+            if lighting.glare_shape == "window":  # the window's bars
+                bars = np.abs(((along / half_l + 1.0) * 1.5) % 1.0 - 0.5) > 0.04
+                inside = inside * np.where(bars, 1.0, 0.35)
+            fade = np.exp(-(along / (1.5 * half_l)) ** 2) * (0.75 + 0.25 * np.sin(across * 40.0))
+            spot = lighting.glare * inside * fade
         colour = np.array(lighting.glare_rgb[::-1], np.float32) / 255.0
         glare = cv2.resize((spot[..., None] * colour).astype(np.float32), (w, h),
                            interpolation=cv2.INTER_LINEAR)
@@ -140,5 +198,8 @@ def expose(img: np.ndarray, sensor: Sensor, rng: np.random.Generator) -> np.ndar
         cv2.setRNGSeed(int(rng.integers(2**31)))
         cv2.randn(grain, 0.0, float(sensor.noise))
         cv2.add(img, cv2.merge([grain, grain, grain]), dst=img)
+    if sensor.sharpen > 0:
+        soft = cv2.GaussianBlur(img, (0, 0), sensor.sharpen_px)
+        img = cv2.addWeighted(img, 1.0 + sensor.sharpen, soft, -sensor.sharpen, 0.0)
     cv2.max(img, 0.0, dst=img)
     return cv2.convertScaleAbs(img)

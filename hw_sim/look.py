@@ -17,6 +17,7 @@ from typing import Any, Literal
 import cv2
 import numpy as np
 
+from hw_sim.errors import SimSettingError
 from rules.board import Board
 
 RGB = tuple[int, int, int]
@@ -25,12 +26,21 @@ RGB = tuple[int, int, int]
 @dataclass(frozen=True)
 class DiscSet:
     """The two disc colours on a board. Team 0 plays the darker discs, as the vision contract
-    says; ``grain`` is how much wood figure shows on the faces (0 for painted or plastic)."""
+    says; ``grain`` is how much wood figure shows on the faces (0 for painted or plastic).
+
+    Sets are not always a matched pair of new discs: ``worn`` (0 to 1) rubs their paint through
+    to ``wear_rgb``, and a side whose set was made up from two (``second_team``) plays some of
+    its discs in ``second_rgb``, a shade of its own colour.
+    """
 
     name: str
     dark_rgb: RGB
     light_rgb: RGB
     grain: float
+    worn: float = 0.0
+    wear_rgb: RGB = (200, 170, 120)
+    second_rgb: RGB | None = None
+    second_team: int = 1
 
 
 DISC_SETS: tuple[DiscSet, ...] = (
@@ -51,6 +61,22 @@ WOODS: tuple[RGB, ...] = (
 )
 PAINTS: tuple[RGB, ...] = ((232, 226, 208), (40, 96, 60), (40, 60, 110), (150, 40, 40),
                            (200, 170, 90))
+
+# what real boards add to those: lacquered black and navy tops, natural veneers of strong figure
+BLACKS: tuple[RGB, ...] = ((26, 26, 28), (34, 32, 32), (20, 22, 26))
+NAVIES: tuple[RGB, ...] = ((26, 36, 72), (30, 44, 90), (22, 30, 58))
+NATURALS: tuple[RGB, ...] = ((222, 184, 132), (204, 160, 106), (178, 128, 80), (232, 200, 150))
+# the sides' colours of real sets: dark ones, and natural wood or a colour for the other
+DARK_DISCS: tuple[tuple[str, RGB], ...] = (
+    ("black", (30, 30, 32)), ("navy", (30, 40, 82)), ("dark red", (112, 26, 30)),
+    ("dark wood", (86, 54, 36)))
+LIGHT_DISCS: tuple[tuple[str, RGB], ...] = (
+    ("natural", (218, 188, 138)), ("pale natural", (232, 210, 166)), ("red", (186, 40, 38)),
+    ("white", (236, 234, 226)), ("yellow", (226, 190, 60)), ("pink", (226, 120, 150)),
+    ("green", (60, 150, 80)))
+# a third colour for a felt or painted ditch
+DITCHES: tuple[RGB, ...] = ((36, 96, 52), (150, 32, 36), (34, 52, 120), (24, 24, 24),
+                            (96, 30, 40), (200, 190, 170))
 
 
 def luma(rgb: RGB) -> float:
@@ -77,6 +103,35 @@ def _disc_set(rng: random.Random, surface: RGB) -> DiscSet:
     return DiscSet("black-white", (30, 30, 32), (236, 234, 226), 0.0)
 
 
+def _varied_disc_set(rng: random.Random, surface: RGB) -> DiscSet:
+    """A real club's set: a dark side (black, navy, dark red, dark wood) against natural wood or
+    a colour, which may come close to the board's own colour (but not so close a player could
+    not tell), sometimes worn, sometimes one side in two shades."""
+    for _ in range(200):
+        (dn, dark), (ln, light) = rng.choice(DARK_DISCS), rng.choice(LIGHT_DISCS)
+        dark, light = _jitter(rng, dark, 0.1), _jitter(rng, light, 0.06)
+        if (luma(light) - luma(dark) >= 30 and math.dist(dark, light) >= 80
+                and min(math.dist(dark, surface), math.dist(light, surface)) >= 30):
+            break
+    else:
+        dn, ln, dark, light = "black", "white", (30, 30, 32), (236, 234, 226)
+    natural = "natural" in ln or "wood" in dn
+    worn = rng.uniform(0.2, 0.7) if rng.random() < 0.3 else 0.0
+    wear = _jitter(rng, (196, 160, 110), 0.1) if not natural else _jitter(rng, (120, 96, 70),
+                                                                          0.1)
+    second, team = None, 1
+    if rng.random() < 0.2:  # one side made up from two sets: a shade of its own colour
+        team = rng.randint(0, 1)
+        base = dark if team == 0 else light
+        second = _jitter(rng, tuple(int(min(255, c * rng.choice((0.75, 1.2)))) for c in base),
+                         0.03)
+        if (team == 0 and luma(second) >= luma(light) - 20) or \
+                (team == 1 and luma(second) <= luma(dark) + 20):
+            second = None
+    return DiscSet(f"{dn}-{ln}", dark, light, rng.uniform(0.12, 0.3) if natural else 0.03,
+                   worn=worn, wear_rgb=wear, second_rgb=second, second_team=team)
+
+
 @dataclass(frozen=True)
 class BoardLook:
     """One board's appearance. Colours are RGB; lengths in mm."""
@@ -93,7 +148,7 @@ class BoardLook:
     numeral_rgb: RGB = (24, 22, 24)
     numeral_height_mm: float = 20.0
     quadrant_lines: bool = True
-    rail: Literal["octagon", "round"] = "octagon"
+    rail: Literal["octagon", "round", "square"] = "octagon"
     rail_rgb: RGB = (46, 32, 26)
     rail_width_mm: float = 45.0
     rail_height_mm: float = 25.0
@@ -105,17 +160,48 @@ class BoardLook:
     background_rgb: RGB = (60, 58, 56)
     discs: DiscSet = DISC_SETS[0]
     texture_seed: int = 0
+    # what real boards add (the defaults leave a look as the first looks were):
+    ditch_outline: Literal["round", "frame"] = "round"  # the ditch's outside follows the frame
+    ditch_finish: Literal["wood", "felt", "painted"] = "wood"
+    seams: float = 0.0  # how dark the veneer's seams show (0: none), at the planks' edges
+    spare_rgb: RGB | None = None  # a third set of discs lying in the ditch
+    spares: int = 0
 
     def __post_init__(self) -> None:
         if luma(self.discs.dark_rgb) >= luma(self.discs.light_rgb):
-            raise ValueError(f"disc set {self.discs.name!r}: team 0's colour must be the darker")
+            raise SimSettingError(
+                f"disc set {self.discs.name!r}: team 0's colour must be the darker")
         for name in ("rail_width_mm", "rail_height_mm", "numeral_height_mm", "peg_height_mm",
                      "grain_spacing_mm", "plank_width_mm", "ditch_depth_mm"):
             if getattr(self, name) <= 0:
-                raise ValueError(f"board look {name} must be positive, got {getattr(self, name)}")
+                raise SimSettingError(
+                    f"board look {name} must be positive, got {getattr(self, name)}")
+        if self.rail not in ("octagon", "round", "square"):
+            raise SimSettingError(f"a board's frame is 'octagon', 'round' or 'square', not "
+                             f"{self.rail!r}")
+        if self.spares < 0 or (self.spares and self.spare_rgb is None):
+            raise SimSettingError("spare discs need a colour (spare_rgb) and a count of 0 or more")
 
-    def team_rgb(self, team: int) -> RGB:
+    def team_rgb(self, team: int, second: bool = False) -> RGB:
+        """A side's disc colour (``second``: its second shade, where the side has one)."""
+        if second and self.discs.second_rgb is not None and team == self.discs.second_team:
+            return self.discs.second_rgb
         return self.discs.dark_rgb if team == 0 else self.discs.light_rgb
+
+    @property
+    def colour(self) -> str:
+        """What the board looks like, in a word or two (how a bench splits its figures)."""
+        r, _, b = self.surface_rgb
+        y = luma(self.surface_rgb)
+        if self.surface == "painted":
+            if y < 45:
+                return "black"
+            if b > r + 15 and y < 100:
+                return "navy"
+            return "light paint" if y >= 150 else "colour paint"
+        if self.seams > 0 or self.grain >= 0.3:
+            return "natural wood"
+        return "pale wood" if y >= 150 else "mid wood" if y >= 95 else "dark wood"
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -152,6 +238,59 @@ class BoardLook:
             background_rgb=_jitter(rng, rng.choice(((60, 58, 56), (30, 30, 32), (120, 118, 112),
                                                     (90, 70, 50))), 0.2),
             discs=discs, texture_seed=rng.randrange(2**31))
+
+    @classmethod
+    def varied(cls, rng: random.Random) -> BoardLook:
+        """A board as real clubs own them, beyond :meth:`random`'s: black, navy and natural
+        veneer tops (strong grain, seams across the lines) besides the woods and paints; round,
+        octagonal or square frames, the ditch's outside sometimes following the frame; felt or
+        painted ditches of a third colour; holes with a red or pale bottom; real disc sets
+        (:func:`_varied_disc_set`), and sometimes a third set lying in the ditch."""
+        kind = rng.choices(("wood", "natural", "black", "navy", "painted"), (3, 3, 2, 1, 1))[0]
+        palette = {"wood": WOODS, "natural": NATURALS, "black": BLACKS, "navy": NAVIES,
+                   "painted": PAINTS}[kind]
+        surface = _jitter(rng, rng.choice(palette), 0.06)
+        wood = kind in ("wood", "natural")
+        dark = luma(surface) < 110
+        line = _jitter(rng, rng.choice(((236, 226, 200), (220, 190, 90), (230, 230, 230))), 0.05) \
+            if dark else _jitter(rng, rng.choice(((24, 22, 24), (20, 20, 20), (90, 30, 24))), 0.2)
+        if abs(luma(line) - luma(surface)) < 70:
+            line = (236, 226, 200) if luma(surface) < 128 else (22, 20, 22)
+        rail = _jitter(rng, rng.choice(((46, 32, 26), (30, 26, 24), (90, 56, 34), (150, 100, 60),
+                                        (24, 24, 26), (200, 160, 110))), 0.1)
+        discs = _varied_disc_set(rng, surface)
+        frame = rng.choices(("round", "octagon", "square"), (35, 45, 20))[0]
+        finish = rng.choices(("wood", "felt", "painted"), (4, 3, 3))[0]
+        ditch = _jitter(rng, rail, 0.2) if finish == "wood" else _jitter(rng, rng.choice(DITCHES),
+                                                                         0.1)
+        hole = _jitter(rng, rng.choice(((28, 28, 32), (28, 28, 32), (150, 36, 40),
+                                        (200, 170, 120))), 0.1)
+        spare = None
+        if rng.random() < 0.2:
+            spare = _jitter(rng, rng.choice([c for _, c in DARK_DISCS + LIGHT_DISCS
+                                             if min(math.dist(c, discs.dark_rgb),
+                                                    math.dist(c, discs.light_rgb)) > 90]
+                                            or [(60, 150, 80)]), 0.05)
+        return cls(
+            surface="wood" if wood else "painted", surface_rgb=surface,
+            grain=(rng.uniform(0.3, 0.5) if kind == "natural" else rng.uniform(0.1, 0.28))
+            if wood else rng.uniform(0.0, 0.04),
+            grain_angle_deg=rng.uniform(0, 180), grain_spacing_mm=rng.uniform(3, 9),
+            plank_width_mm=rng.uniform(60, 150) if kind == "natural" else rng.uniform(90, 220),
+            line_rgb=line, numerals=rng.random() < 0.7, numerals_face_centre=rng.random() < 0.8,
+            numeral_rgb=line, numeral_height_mm=rng.uniform(15, 26),
+            quadrant_lines=rng.random() < 0.85, rail=frame, rail_rgb=rail,
+            rail_width_mm=rng.uniform(30, 70), rail_height_mm=rng.uniform(15, 35),
+            ditch_rgb=ditch, ditch_depth_mm=rng.uniform(6, 14), hole_rgb=hole,
+            peg_rgb=_jitter(rng, rng.choice(((22, 20, 20), (60, 40, 28), (150, 110, 70),
+                                             (200, 200, 200))), 0.1),
+            peg_height_mm=rng.uniform(14, 22),
+            background_rgb=_jitter(rng, rng.choice(((60, 58, 56), (30, 30, 32), (120, 118, 112),
+                                                    (90, 70, 50), (170, 150, 120))), 0.2),
+            discs=discs, texture_seed=rng.randrange(2**31),
+            ditch_outline="frame" if frame != "round" and rng.random() < 0.3 else "round",
+            ditch_finish=finish, seams=rng.uniform(0.25, 0.6) if kind == "natural" else 0.0,
+            spare_rgb=spare, spares=rng.randint(3, 8) if spare else 0)
 
 
 # -- the painted board, in board millimetres ------------------------------------------------
@@ -317,18 +456,38 @@ def _numerals(img: np.ndarray, look: BoardLook, board: Board, ppm: float, extent
 
 def rail_outer(look: BoardLook, board: Board, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """The rail's outer boundary as a 'radius' of board points: the octagon's support (flat
-    sides facing the seats) or the plain radius of a round rail."""
+    sides facing the seats), the square's, or the plain radius of a round rail."""
     if look.rail == "round":
         return np.hypot(x, y)
+    square = np.maximum(np.abs(x), np.abs(y))
+    if look.rail == "square":
+        return square
     s = math.sqrt(0.5)
-    return np.maximum(np.maximum(np.abs(x), np.abs(y)),
-                      np.maximum(np.abs(s * (x + y)), np.abs(s * (x - y))))
+    return np.maximum(square, np.maximum(np.abs(s * (x + y)), np.abs(s * (x - y))))
+
+
+def rail_inner(look: BoardLook, board: Board, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The ditch's outside (the rail's inner wall) as a 'radius', to compare with
+    ``board.ditch_radius``: round, or the frame's shape where the ditch follows the frame."""
+    return rail_outer(look, board, x, y) if look.ditch_outline == "frame" else np.hypot(x, y)
 
 
 def rail_reach(look: BoardLook, board: Board) -> float:
     """The furthest the rail extends from the centre, in mm."""
     apothem = board.ditch_radius + look.rail_width_mm
-    return apothem / math.cos(math.pi / 8) if look.rail == "octagon" else apothem
+    return apothem / {"octagon": math.cos(math.pi / 8), "square": math.sqrt(0.5),
+                      "round": 1.0}[look.rail]
+
+
+def _seams(img: np.ndarray, look: BoardLook, x: np.ndarray, y: np.ndarray, ppm: float) -> None:
+    """Darkens the veneer's seams: thin lines along the grain at the planks' edges (where
+    :func:`wood` changes tone), running on under the painted lines."""
+    a = math.radians(look.grain_angle_deg)
+    across = x * np.float32(-math.sin(a)) + y * np.float32(math.cos(a))
+    frac = across / np.float32(look.plank_width_mm)
+    d = np.abs(frac - np.round(frac)) * np.float32(look.plank_width_mm)
+    seam = _coverage(np.float32(0.35) - d, ppm)
+    img *= (1.0 - np.float32(look.seams) * seam)[..., None]
 
 
 @functools.lru_cache(maxsize=4)
@@ -350,6 +509,8 @@ def board_picture(look: BoardLook, board: Board, ppm: float) -> BoardPicture:
     grain = look.grain if look.surface == "wood" else look.grain * 0.3
     figure = (shade - 1.0) * np.float32(grain)
     img = _bgr(look.surface_rgb) * (1.0 + figure[..., None] * np.float32([1.15, 1.0, 0.85]))
+    if look.seams > 0:
+        _seams(img, look, x, y, ppm)
     ink = np.zeros_like(r)
     for radius in board.line_radii:
         np.maximum(ink, _coverage(half - np.abs(r - radius), ppm), out=ink)
@@ -372,13 +533,19 @@ def board_picture(look: BoardLook, board: Board, ppm: float) -> BoardPicture:
     # below the rail top
     floor = (1.0 + 0.04 * _noise(rng, size, ppm, (4.0, 4.0))) * (
         0.55 + 0.45 * np.clip((r - board.surface_radius) / 3.0, 0.0, 1.0))
+    if look.ditch_finish == "felt":  # a fine, matte nap
+        floor *= 1.0 + 0.09 * _noise(np.random.default_rng([look.texture_seed, 7]), size, ppm,
+                                     (0.6, 0.6))
+    elif look.ditch_finish == "painted":  # smooth, with a little sheen toward the wall
+        floor *= 1.0 + 0.06 * np.clip((r - board.surface_radius) / 40.0, 0.0, 1.0)
     _paint(img, _coverage(r - board.surface_radius, ppm), _bgr(look.ditch_rgb), floor)
-    _paint(img, _coverage(r - board.ditch_radius, ppm), _bgr(look.rail_rgb) * 0.5)
+    inner = r if look.ditch_outline == "round" else rail_inner(look, board, x, y)
+    _paint(img, _coverage(inner - board.ditch_radius, ppm), _bgr(look.rail_rgb) * 0.5)
 
     # the rail top (its rounded inner edge a little darker) and the room beyond it
     rail_shade = shade.T  # the surface's figure turned across: the rail is other boards
     rail_shade = (1.0 + 0.15 * (rail_shade - 1.0)) * (
-        0.8 + 0.2 * np.clip((r - board.ditch_radius) / 3.0, 0.0, 1.0))
+        0.8 + 0.2 * np.clip((inner - board.ditch_radius) / 3.0, 0.0, 1.0))
     outer = _coverage(board.ditch_radius + look.rail_width_mm - rail_outer(look, board, x, y),
                       ppm)
     top = np.empty_like(img)

@@ -193,7 +193,7 @@ class SimulatedPico:
         self.maintenance = threading.Event()
         self.boots = 0
         self.boot_ids: list[int] = []
-        self.bar: sensorbar.SensorBar
+        self.bar: sensorbar.Firmware
         self._watchdog: SimWatchdog | None = None
         self._plug()
         self._boot(sensorbar.CAUSE_POWER_ON)
@@ -249,7 +249,7 @@ class SimulatedPico:
         self.maintenance.clear()
         self._watchdog = (SimWatchdog(self._watchdog_ms) if self._watchdog_ms is not None
                           else None)
-        self.bar = sensorbar.SensorBar(
+        self.bar = sensorbar.Firmware(
             self.port, MPR121(self.bus, ADDRESS), Ticks(), self._watchdog,
             boot_id=self._rng.getrandbits(32), reset_cause=cause, reboot=self._asked_reboot,
             **self._settings)

@@ -20,6 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from hw_sim.errors import SimSettingError
 from rules.board import STANDARD, Board
 
 # Looking straight down with seat 0 at the bottom of the frame: image x is board x, image y
@@ -80,19 +81,20 @@ class CameraRig:
     tilt_deg: float = 0.0
     tilt_toward_deg: float = 0.0
     mode: str = "custom"
+    view: str = "pi"  # "pi": a fixed Pi camera; "phone": a phone photo; "video": overhead video
 
     def __post_init__(self) -> None:
         if self.width < 16 or self.height < 16:
-            raise ValueError(f"camera resolution must be at least 16x16, got "
+            raise SimSettingError(f"camera resolution must be at least 16x16, got "
                              f"{self.width}x{self.height}")
         if self.fx <= 0 or self.fy <= 0:
-            raise ValueError(f"camera focal lengths must be positive, got fx={self.fx} "
+            raise SimSettingError(f"camera focal lengths must be positive, got fx={self.fx} "
                              f"fy={self.fy}")
         if self.height_mm <= 100:
-            raise ValueError(f"camera height_mm must be above 100 mm (the rail and pegs stand "
+            raise SimSettingError(f"camera height_mm must be above 100 mm (the rail and pegs stand "
                              f"up to a few cm), got {self.height_mm}")
         if not 0 <= self.tilt_deg < 30:
-            raise ValueError(f"camera tilt_deg must be in [0, 30) for an overhead rig, got "
+            raise SimSettingError(f"camera tilt_deg must be in [0, 30) for an overhead rig, got "
                              f"{self.tilt_deg}")
         self._check_distortion()
 
@@ -107,7 +109,7 @@ class CameraRig:
         rising = np.diff(rd) > 0
         reach = rd[: int(np.argmin(rising)) + 1].max() if not rising.all() else rd.max()
         if reach < needed:
-            raise ValueError(
+            raise SimSettingError(
                 f"lens distortion k1={self.k1}, k2={self.k2} folds the image back on itself "
                 f"inside the {self.width}x{self.height} frame; use smaller coefficients")
 
@@ -149,7 +151,7 @@ class CameraRig:
         p = np.asarray(points, dtype=np.float64)
         cam = p @ self.rotation().T + self.translation()
         if np.any(cam[..., 2] <= 0):
-            raise ValueError("a point to project lies behind the camera")
+            raise SimSettingError("a point to project lies behind the camera")
         x = cam[..., 0] / cam[..., 2]
         y = cam[..., 1] / cam[..., 2]
         xd, yd = self._distort(x, y)
@@ -233,12 +235,12 @@ class CameraRig:
         horizontal field of view.
         """
         if (width is None) != (height is None):
-            raise ValueError("give both width and height, or neither")
+            raise SimSettingError("give both width and height, or neither")
         chosen = rng.choices(MODES, weights=MODE_WEIGHTS)[0]
         if mode is not None:
             names = {m.name: m for m in MODES}
             if mode not in names:
-                raise ValueError(f"unknown camera mode {mode!r}; known: {', '.join(names)}")
+                raise SimSettingError(f"unknown camera mode {mode!r}; known: {', '.join(names)}")
             chosen = names[mode]
         w, h = (width, height) if width and height else (chosen.width, chosen.height)
         f = chosen.focal_px * w / chosen.width * rng.uniform(0.97, 1.03)
@@ -257,6 +259,53 @@ class CameraRig:
         while not rig.sees_circle(reach, margin_px=4):
             rig = cls(**{**asdict(rig), "height_mm": rig.height_mm * 1.04})
         return rig
+
+    @classmethod
+    def phone(cls, rng: random.Random, board: Board = STANDARD) -> CameraRig:
+        """A phone held over the board: a phone's lens (about 26 mm equivalent) and picture
+        size, tilted a few degrees, turned to the seat it is taken from, and often close enough
+        that part of the rail, the ditch or even the playing surface is cut off."""
+        w, h = rng.choices(((2016, 1512), (1600, 1200), (1440, 1080), (1008, 756),
+                            (1512, 2016)), (3, 3, 2, 2, 1))[0]
+        f = math.hypot(w, h) / 2 / math.tan(math.radians(rng.uniform(36.0, 41.0)))
+        fill = rng.uniform(0.88, 1.08)
+        return cls(
+            width=w, height=h, fx=f, fy=f * rng.uniform(0.999, 1.001),
+            cx=w / 2 + rng.uniform(-0.005, 0.005) * w, cy=h / 2 + rng.uniform(-0.005, 0.005) * h,
+            k1=rng.uniform(-0.03, 0.03), k2=rng.uniform(-0.01, 0.01),
+            height_mm=f * 2 * (board.ditch_radius + 25.0) / (fill * min(w, h)),
+            offset_x_mm=rng.uniform(-60, 60), offset_y_mm=rng.uniform(-60, 60),
+            yaw_deg=90 * rng.randint(0, 3) + rng.uniform(-20, 20),
+            tilt_deg=rng.uniform(2, 9), tilt_toward_deg=rng.uniform(0, 360),
+            mode=f"phone-{w}x{h}", view="phone")
+
+    @classmethod
+    def video(cls, rng: random.Random, board: Board = STANDARD) -> CameraRig:
+        """An overhead video camera as tournaments stream with: 1280x720, hung high with a long
+        lens, the playing surface filling the frame's height (a disc about 28 px across) and
+        the rail cut off above and below."""
+        w, h = 1280, 720
+        ppm = min(rng.uniform(0.8, 0.95), h / (2 * board.surface_radius + 30.0))
+        height = rng.uniform(1800.0, 3200.0)
+        f = ppm * height
+        rig = cls(
+            width=w, height=h, fx=f, fy=f * rng.uniform(0.999, 1.001),
+            cx=w / 2 + rng.uniform(-0.01, 0.01) * w, cy=h / 2 + rng.uniform(-0.01, 0.01) * h,
+            k1=rng.uniform(-0.05, 0.01), k2=rng.uniform(-0.01, 0.01), height_mm=height,
+            offset_x_mm=rng.uniform(-40, 40), offset_y_mm=rng.uniform(-25, 25),
+            yaw_deg=90 * rng.randint(0, 3) + rng.uniform(-4, 4),
+            tilt_deg=rng.uniform(0, 3), tilt_toward_deg=rng.uniform(0, 360),
+            mode="video-1280x720", view="video")
+        while not rig.sees_circle(board.surface_radius + 3.0, margin_px=2):  # a stream shows it
+            rig = cls(**{**asdict(rig), "fx": rig.fx * 0.98, "fy": rig.fy * 0.98})
+        return rig
+
+    def resized(self, width: int, height: int) -> CameraRig:
+        """The same camera at another frame size, keeping its horizontal field of view."""
+        k = width / self.width
+        return CameraRig(**{**asdict(self), "width": width, "height": height, "fx": self.fx * k,
+                            "fy": self.fy * k, "cx": self.cx * k,
+                            "cy": self.cy * height / self.height})
 
     def sees_circle(self, radius: float, z: float = 0.0, margin_px: float = 0.0) -> bool:
         """Whether a board circle about the centre lies wholly inside the frame."""

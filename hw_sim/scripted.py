@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from hw_sim.errors import ScenarioError
 from rules import (
     BoardReading,
     Confirm,
@@ -169,4 +170,4 @@ def play(rules: str, rng: Chooser, *, style: Style = Style(),
             yield ev
             events += 1
         if events > max_events:
-            raise RuntimeError(f"{rules} match did not end within {max_events} events")
+            raise ScenarioError(f"{rules} match did not end within {max_events} events")

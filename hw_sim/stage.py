@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 
+from hw_sim.errors import StageError
 from hw_sim.table import SimTable
 from hw_sim.timeline import BoardDue, FoulCall, HoleDrop, Moment, Settled, Stamped, Touch
 
@@ -27,7 +28,7 @@ def act(table: SimTable, item: Item) -> None:
     elif isinstance(item, Settled | BoardDue):
         table.set_board(item.state)
     elif not isinstance(item, FoulCall | Stamped):
-        raise TypeError(f"the stage does not know how to play {item!r}")
+        raise StageError(f"the stage does not know how to play {item!r}")
 
 
 def perform(table: SimTable, items: Iterable[Item], cue: Callable[[Item], None], *,

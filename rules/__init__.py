@@ -32,6 +32,9 @@ from rules.match import Match, fold
 from rules.rulesets import PRESETS, RuleSet, ruleset
 from rules.summary import (
     DartsSummary,
+    FirstTo,
+    FixedRounds,
+    Goal,
     OpenTurn,
     RoundsSummary,
     RoundSummary,
@@ -42,8 +45,8 @@ from rules.summary import (
 __all__ = [
     "PRESETS", "STANDARD", "Board", "BoardCount", "BoardError", "BoardReading", "Confirm",
     "Correction", "CrokiscoreError", "DartsSummary", "Disc", "Event", "EventError", "Expect",
-    "Foul", "IllegalEvent", "Match", "MatchOver", "NewMatch", "NotAwaited", "NothingToUndo",
-    "OpenTurn", "OutOfTurn", "RoundSummary", "RoundsSummary", "RuleSet", "RuleSetError",
-    "RulesError", "Shot", "Starter", "Summary", "TurnSummary", "Twenty", "Undo", "fold",
-    "parse_event", "ruleset",
+    "FirstTo", "FixedRounds", "Foul", "Goal", "IllegalEvent", "Match", "MatchOver", "NewMatch",
+    "NotAwaited", "NothingToUndo", "OpenTurn", "OutOfTurn", "RoundSummary", "RoundsSummary",
+    "RuleSet", "RuleSetError", "RulesError", "Shot", "Starter", "Summary", "TurnSummary",
+    "Twenty", "Undo", "fold", "parse_event", "ruleset",
 ]

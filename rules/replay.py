@@ -18,6 +18,9 @@ from rules.events import Event, NewMatch, parse_event
 from rules.match import Match
 
 BOM = "\ufeff"
+MAX_LINE = 1_000_000
+"""The longest line read as an event, in bytes: the longest real event (a crowded board) is a
+few kilobytes; a longer line is a file that is not a log, and is reported, not held."""
 
 
 @dataclass(frozen=True)
@@ -32,7 +35,10 @@ class Step:
 
 def read_event(line: bytes | str) -> Event | None:
     """The event on one line of a log, None for a blank line; raises :class:`EventError` saying
-    what is wrong with the line (not UTF-8, not JSON, nested too deeply, not an event)."""
+    what is wrong with the line (too long, not UTF-8, not JSON, nested too deeply, not an
+    event)."""
+    if len(line) > MAX_LINE:
+        raise EventError(f"a line of more than {MAX_LINE:,} bytes: no event is that long")
     if isinstance(line, bytes | bytearray):
         try:
             text = bytes(line).decode("utf-8")

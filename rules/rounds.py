@@ -23,7 +23,7 @@ from rules.errors import EventError, IllegalEvent, MatchOver, NotAwaited, OutOfT
 from rules.events import BoardReading, Correction, Shot, Starter, Twenty
 from rules.game import Game
 from rules.rulesets import RuleSet
-from rules.summary import Entries, RoundsSummary, RoundSummary
+from rules.summary import Entries, FirstTo, FixedRounds, Goal, RoundsSummary, RoundSummary
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +104,10 @@ class Round:
     def after(self, rules: RuleSet, number: int, starter: int) -> Round:
         """The round that follows this one (which must have been read)."""
         return Round(number, starter, before=self.score(rules), ended=self.end(rules))
+
+
+def _goal(rules: RuleSet) -> Goal:
+    return FirstTo(rules.target) if rules.game == "casual" else FixedRounds(rules.rounds)
 
 
 def _points(rules: RuleSet, totals: tuple[int, int]) -> tuple[int, int]:
@@ -387,4 +391,5 @@ class RoundGame(Game):
             awaiting=exp.what, seat=exp.seat,
             round=len(rounds) + (1 if between and exp.what == "shot" else 0),
             discs_left=self.discs_left(),
-            rounds=Entries(len(rounds), lambda: (self._entry(r) for r in reversed(rounds))))
+            rounds=Entries(len(rounds), lambda: (self._entry(r) for r in reversed(rounds))),
+            goal=_goal(self.rules))

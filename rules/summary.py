@@ -182,10 +182,30 @@ class OpenTurn:
 
 
 @dataclass(frozen=True)
+class FixedRounds:
+    """A tournament's goal: the most round points after ``rounds`` rounds (a tie-break may add
+    rounds beyond them)."""
+
+    rounds: int
+
+
+@dataclass(frozen=True)
+class FirstTo:
+    """A casual match's goal: the first side to ``target`` game points."""
+
+    target: int
+
+
+Goal = FixedRounds | FirstTo
+"""How a round game is won; what a tournament and a casual match differ in, as a type."""
+
+
+@dataclass(frozen=True)
 class RoundsSummary:
-    """A tournament or casual match. ``score`` is round points (tournament) or game points
-    (casual); ``round`` is the round in play, or the next to start (the last once finished);
-    ``discs_left`` is per seat in the round in play; ``rounds`` has one entry per round begun."""
+    """A tournament or casual match, told apart by ``goal``. ``score`` is round points
+    (tournament) or game points (casual); ``round`` is the round in play, or the next to start
+    (the last once finished); ``discs_left`` is per seat in the round in play; ``rounds`` has one
+    entry per round begun. ``goal`` is not in ``to_json()``: the options say it."""
 
     rules: str
     options: tuple[tuple[str, Any], ...]
@@ -199,6 +219,7 @@ class RoundsSummary:
     round: int
     discs_left: tuple[int, ...]
     rounds: Sequence[RoundSummary]
+    goal: Goal
 
     def decided_rounds(self) -> Iterator[RoundSummary]:
         """The rounds whose boards have been read, newest first."""

@@ -40,7 +40,13 @@ def read_image(path: str) -> np.ndarray:
         data = np.fromfile(p, np.uint8)
     except OSError as exc:
         raise UnreadableImage(f"{path}: cannot be read ({exc.strerror})") from None
-    frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    try:
+        frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    except cv2.error:  # a header claiming more pixels than OpenCV will decode, say
+        frame = None
+    except MemoryError:
+        raise UnreadableImage(f"{path}: too big a picture to read here; take a smaller one "
+                              "(the board needs no more than 12 MP)") from None
     if frame is None:
         raise UnreadableImage(f"{path}: not a picture OpenCV can read (JPEG, PNG, BMP...), or "
                               "cut short; take the picture again")

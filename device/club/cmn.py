@@ -21,12 +21,11 @@ from __future__ import annotations
 import csv
 import io
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, assert_never
 
 from device.club.hubstore import MatchRecord
-from rules import Match
+from rules import DartsSummary, FirstTo, FixedRounds, Match, RoundsSummary
 from rules.crokidarts import DartsGame
-from rules.rounds import RoundGame
 
 CMN_VERSION = "1.0"
 
@@ -42,33 +41,51 @@ def _round_winner(totals: tuple[int, int]) -> int | None:
 
 
 def games(m: Match) -> list[dict[str, Any]]:
+    """The CMN games: a round game's rounds read, or crokidarts' legs."""
     rules = m.rules
+    match m.summary():
+        case RoundsSummary(rounds=rounds):
+            return [{"winner": _round_winner(r.totals), "hammer": rules.team_of(r.starter),
+                     "scores": list(r.totals), "twenties": list(r.twenties)}
+                    for r in rounds if r.decided]
+        case DartsSummary():
+            return _legs(m)
+        case other:
+            assert_never(other)
+
+
+def _legs(m: Match) -> list[dict[str, Any]]:
+    """Crokidarts' legs, from the game's records: the summary has turns, not legs, and its
+    turns leave out the checkout's 20, which CMN counts."""
+    rules, game = m.rules, m.game
+    assert isinstance(game, DartsGame), "a crokidarts summary comes from its DartsGame"
     out: list[dict[str, Any]] = []
-    game = m.game
-    if isinstance(game, RoundGame):
-        for rnd in game.scored():
-            totals = rnd.totals(rules)
-            out.append({"winner": _round_winner(totals), "hammer": rules.team_of(rnd.starter),
-                        "scores": list(totals), "twenties": list(rnd.twenties(rules))})
-    elif isinstance(game, DartsGame):
-        for leg in game.legs:
-            twenties = [0, 0]
-            for turn in leg.turns:
-                twenties[turn.seat] += sum(s.valid_twenties for s in turn.shots)
-            out.append({"winner": leg.winner(rules), "hammer": leg.starter,
-                        "scores": list(leg.scores(rules)), "twenties": twenties})
+    for leg in game.legs:
+        twenties = [0, 0]
+        for turn in leg.turns:
+            twenties[turn.seat] += sum(s.valid_twenties for s in turn.shots)
+        out.append({"winner": leg.winner(rules), "hammer": leg.starter,
+                    "scores": list(leg.scores(rules)), "twenties": twenties})
     return out
 
 
 def game_format(m: Match) -> dict[str, Any] | None:
-    rules = m.rules
-    if rules.game == "tournament":
-        return {"type": "fixed", "count": rules.rounds}
-    if rules.game == "casual":
-        return {"type": "first_to", "target": rules.target}
-    if rules.sets == 1:
-        return {"type": "first_to", "target": rules.legs}
-    return None
+    """CMN's gameFormat: a tournament's fixed rounds, a casual match's target, or crokidarts'
+    legs when there is one set (CMN has no sets: with more, none is given)."""
+    match m.summary():
+        case RoundsSummary(goal=goal):
+            match goal:
+                case FixedRounds(rounds=n):
+                    return {"type": "fixed", "count": n}
+                case FirstTo(target=n):
+                    return {"type": "first_to", "target": n}
+                case other:
+                    assert_never(other)
+        case DartsSummary():
+            legs, sets = m.rules.legs, m.rules.sets
+            return {"type": "first_to", "target": legs} if sets == 1 else None
+        case other:
+            assert_never(other)
 
 
 def match_body(rec: MatchRecord) -> dict[str, Any]:
@@ -125,13 +142,17 @@ def results_csv(records: list[MatchRecord]) -> str:
             continue
         m = r.match
         assert m is not None
-        s = m.summary().to_json()
-        winner = "draw" if m.winner is None else s["teams"][m.winner]
-        score = s["score"]
-        if m.rules.game == "crokidarts":  # legs (in the last set) or sets, not the 400s
-            score = s["sets"] if m.rules.sets > 1 else s["legs"]
+        s = m.summary()
+        winner = "draw" if s.winner is None else s.teams[s.winner]
+        match s:
+            case RoundsSummary():
+                score = s.score
+            case DartsSummary():  # legs (in the last set) or sets, not the 400s
+                score = s.sets if m.rules.sets > 1 else s.legs
+            case other:
+                assert_never(other)
         w.writerow((r.uuid, r.event or "", r.key.board, iso(r.key.started),
                     iso(r.finished) if r.finished else "", m.rules.name,
-                    " vs ".join(s["teams"]), winner, f"{score[0]}-{score[1]}",
+                    " vs ".join(s.teams), winner, f"{score[0]}-{score[1]}",
                     len(games(m)), " / ".join(m.players)))
     return buf.getvalue()

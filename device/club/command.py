@@ -72,7 +72,12 @@ def _password() -> int:
             print("crokiscore club password: the two differ; nothing made", file=sys.stderr)
             return 2
     else:
-        first = sys.stdin.readline().rstrip("\n")
+        try:
+            first = sys.stdin.buffer.readline().decode("utf-8").rstrip("\r\n")
+        except UnicodeDecodeError:
+            print("crokiscore club password: the password read is not UTF-8 text; nothing "
+                  "made", file=sys.stderr)
+            return 2
     if len(first) < 8:
         print("crokiscore club password: use at least 8 characters", file=sys.stderr)
         return 2
@@ -114,8 +119,13 @@ def _export(args: argparse.Namespace) -> int:
         else:
             print(json.dumps(cmn_match(records[0], source(club_name)), indent=1))
         return 0
+    left_out = [r for r in records if not exportable(r)]
+    for r in left_out:
+        print(f"crokiscore club export: match {r.uuid} ({r.key.board}) ended, but {path} does "
+              "not hold all its events whole: left out (its box still has them)",
+              file=sys.stderr)
     if args.csv:
         print(results_csv(records), end="")
     else:
         print(json.dumps(cmn_batch(records, source(club_name), args.event), indent=1))
-    return 0
+    return 1 if left_out else 0

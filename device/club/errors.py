@@ -16,3 +16,11 @@ class MessageError(ClubError, ValueError):
 
 class HubStoreError(ClubError):
     """The hub's store cannot be opened or written."""
+
+
+class QueryError(ClubError, ValueError):
+    """A query to the hub's pages that cannot be answered as asked (the message says why)."""
+
+
+class HubError(ClubError):
+    """The hub cannot serve: its page's address or its TLS files cannot be used."""

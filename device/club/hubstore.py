@@ -10,6 +10,7 @@ from the boxes.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +18,10 @@ from typing import Any
 
 from device.club.errors import HubStoreError
 from device.club.topics import Assignment, MatchKey
+from device.store import Look
 from rules import Match, RulesError, fold, parse_event
+
+log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
 SCHEMA = """
@@ -45,6 +49,9 @@ CREATE TABLE IF NOT EXISTS assignments (
 """
 
 
+HUB_TABLES = {"events", "matches", "boards", "pictures", "assignments"}
+
+
 @dataclass(frozen=True)
 class MatchRecord:
     """A match the hub holds, with its state folded from the events it has (in order, from the
@@ -60,35 +67,84 @@ class MatchRecord:
     summary: dict[str, Any] | None
 
 
+def _loads(text: Any, kind: type, default: Any) -> Any:
+    """A JSON column as ``kind``, or ``default`` for one a spoilt row holds."""
+    try:
+        value = json.loads(text) if text else default
+    except (ValueError, TypeError, RecursionError):
+        return default
+    if kind is tuple and isinstance(value, list):
+        return tuple(str(v) for v in value)
+    return value if isinstance(value, kind) else default
+
+
 class HubStore:
     def __init__(self, path: str, *, read_only: bool = False) -> None:
+        """Opens the hub's store, creating it (and its folder) if need be; ``read_only`` opens
+        an existing one only and changes nothing on disk (``club export``)."""
         self.path = path
+        self._look: Look | None = None
         try:
             if read_only:
+                if Path(path).is_dir():
+                    raise HubStoreError(f"the hub store {path} is a folder: give the store's "
+                                        "file (club.db in it, most likely)")
                 if not Path(path).is_file():
                     raise HubStoreError(f"there is no hub store at {path}")
-                # closed cleanly, a store has no write-ahead log: read it as immutable, which
-                # leaves nothing behind; with a log (the hub runs, or crashed) read that too
-                wal = Path(path + "-wal").exists()
-                uri = f"{Path(path).resolve().as_uri()}?mode=ro" + ("" if wal else "&immutable=1")
-                self._db = sqlite3.connect(uri, uri=True, isolation_level=None,
-                                           check_same_thread=False)
+                self._look = Look.open(Path(path))
+                self._db = self._look.db
+                self._check_ours()
             else:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
                 self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+                self._check_ours()
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=NORMAL")
-                version = self._db.execute("PRAGMA user_version").fetchone()[0]
-                if version > SCHEMA_VERSION:
-                    raise HubStoreError(f"the hub store {path} was written by a newer crokiscore "
-                                        f"(schema {version}); upgrade")
                 self._db.executescript(f"BEGIN; {SCHEMA} PRAGMA user_version={SCHEMA_VERSION};"
                                        " COMMIT;")
+        except HubStoreError:
+            self.close()
+            raise
         except sqlite3.Error as exc:
-            raise HubStoreError(f"the hub store {path} cannot be used: {exc}") from exc
+            self.close()
+            raise HubStoreError(f"the hub store {path} cannot be read ({exc}): it is damaged, "
+                                "or not the hub's store; point [hub] store (or --store) at the "
+                                "hub's file") from exc
         except OSError as exc:
-            raise HubStoreError(f"cannot create the hub store's folder for {path}: "
-                                f"{exc.strerror}") from exc
+            self.close()
+            raise HubStoreError(f"cannot open the hub store {path}: {exc.strerror or exc}"
+                                ) from exc
+
+    def _check_ours(self) -> None:
+        """Refuses a database that is not the hub's store (before anything is written to it:
+        the hub's tables added to a box's event store would spoil it for the box)."""
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")
+            if not r[0].startswith("sqlite_")}
+        if {"meta", "rejected"} <= tables:
+            raise HubStoreError(f"{self.path} is a box's event store, not the hub's: read it "
+                                f"with crokiscore history --store {self.path}, and point [hub] "
+                                "store (or --store) at the hub's own file")
+        if version > SCHEMA_VERSION:
+            raise HubStoreError(f"the hub store {self.path} was written by a newer crokiscore "
+                                f"(schema {version}); upgrade")
+        if tables and (version != SCHEMA_VERSION or not tables >= HUB_TABLES):
+            raise HubStoreError(f"{self.path} is an SQLite file but not the hub's store (it has "
+                                f"tables {', '.join(sorted(tables))}): point [hub] store (or "
+                                "--store) at the hub's file")
+        if not tables and self._look is not None:
+            raise HubStoreError(f"{self.path} is not the hub's store (it has no tables): point "
+                                "--store at the hub's file")
+
+    def _rows(self, sql: str, args: Any = ()) -> list[Any]:
+        """What a query of the export gives; a store that cannot give it is a
+        :class:`HubStoreError` naming the file."""
+        try:
+            return self._db.execute(sql, args).fetchall()
+        except sqlite3.Error as exc:
+            raise HubStoreError(f"the hub store {self.path} cannot be read ({exc}): it is "
+                                "damaged; move it aside, and the hub starts a new one") from exc
 
     # --- events ---------------------------------------------------------------------------------
 
@@ -108,10 +164,16 @@ class HubStore:
         return None if row is None else json.loads(row[0])
 
     def bodies(self, key: MatchKey) -> list[tuple[int, dict[str, Any]]]:
-        rows = self._db.execute("SELECT seq, body FROM events WHERE board = ? AND match_id = ? "
-                                "AND started = ? ORDER BY seq",
-                                (key.board, key.match_id, key.started)).fetchall()
-        return [(int(s), json.loads(b)) for s, b in rows]
+        """The match's events in order, up to the first that cannot be read."""
+        rows = self._rows("SELECT seq, body FROM events WHERE board = ? AND match_id = ? "
+                          "AND started = ? ORDER BY seq", (key.board, key.match_id, key.started))
+        out = []
+        for s, b in rows:
+            try:
+                out.append((int(s), json.loads(b)))
+            except (ValueError, TypeError, RecursionError):
+                break
+        return out
 
     def event_count(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
@@ -162,17 +224,23 @@ class HubStore:
         sql = ("SELECT uuid, board, match_id, started, rules, players, event, finished, summary "
                "FROM matches" + (" WHERE " + " AND ".join(where) if where else "")
                + " ORDER BY started, board")
-        return self._db.execute(sql, args).fetchall()
+        return self._rows(sql, args)
 
     def records(self, **filters: Any) -> list[MatchRecord]:
         """The matches with their state folded from the stored events (the truth, not the
         cached summary)."""
         out = []
-        for u, board, mid, started, rules, players, event, finished, summary in \
-                self.match_rows(**filters):
-            key = MatchKey(board, int(mid), float(started))
-            out.append(MatchRecord(u, key, rules, tuple(json.loads(players)), event, finished,
-                                   self.fold(key), json.loads(summary) if summary else None))
+        for row in self.match_rows(**filters):
+            u, board, mid, started, rules, players, event, finished, summary = row
+            try:
+                key = MatchKey(board, int(mid), float(started))
+                match = self.fold(key)
+            except (ValueError, TypeError) as exc:  # a spoilt row: kept, with no state
+                log.warning("match %s in the hub store %s cannot be read (%s)", u, self.path,
+                            exc)
+                key, match = MatchKey(str(board), -1, 0.0), None
+            out.append(MatchRecord(u, key, rules, _loads(players, tuple, ()), event, finished,
+                                   match, _loads(summary, dict, None)))
         return out
 
     def fold(self, key: MatchKey) -> Match | None:
@@ -181,7 +249,10 @@ class HubStore:
         for expect, (seq, body) in enumerate(self.bodies(key)):
             if seq != expect:
                 break
-            events.append(parse_event(body))
+            try:
+                events.append(parse_event(body))
+            except RulesError:  # a body spoilt in the store: the match stands before it
+                break
         if not events:
             return None
         try:
@@ -247,7 +318,11 @@ class HubStore:
                          (match_uuid, assignment_id))
 
     def close(self) -> None:
-        self._db.close()
+        db = getattr(self, "_db", None)
+        if db is not None:
+            db.close()
+        if self._look is not None:
+            self._look.close()
 
     def __enter__(self) -> HubStore:
         return self

@@ -34,6 +34,7 @@ from aiohttp import web
 
 from device.club import password as passwords
 from device.club.cmn import cmn_batch, cmn_match, exportable, results_csv
+from device.club.errors import HubError, QueryError
 from device.club.hub import Hub
 from device.club.hubstore import HubStore
 from device.club.publisher import make_client, refusal
@@ -78,7 +79,7 @@ def filters(query: Any) -> dict[str, Any]:
         out["event"] = query["event"]
     if query.get("date"):
         if not DAY.match(query["date"]):
-            raise ValueError(f"date must be YYYY-MM-DD, got {query['date']!r}")
+            raise QueryError(f"date must be YYYY-MM-DD, got {query['date']!r}")
         out["day"] = query["date"]
     if query.get("board"):
         out["board"] = query["board"]
@@ -150,11 +151,22 @@ class Service:
         self._runner = web.AppRunner(self.app(), access_log=None)
         await self._runner.setup()
         tls = None
-        if self.settings.tls_cert and self.settings.tls_key:
+        s = self.settings
+        if s.tls_cert and s.tls_key:
             tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-            tls.load_cert_chain(self.settings.tls_cert, self.settings.tls_key)
-        site = web.TCPSite(self._runner, self.settings.host, self.settings.port, ssl_context=tls)
-        await site.start()
+            try:
+                tls.load_cert_chain(s.tls_cert, s.tls_key)
+            except (ssl.SSLError, OSError) as exc:
+                raise HubError(f"[hub] tls_cert {s.tls_cert} and tls_key {s.tls_key} are not a "
+                               f"certificate (PEM) and its key ({exc}): give the page's own "
+                               "pair, or remove both keys") from exc
+        site = web.TCPSite(self._runner, s.host, s.port, ssl_context=tls)
+        try:
+            await site.start()
+        except OSError as exc:   # a port in use, an address not this machine's, a host unknown
+            raise HubError(f"cannot serve the page on {s.host}:{s.port} ([hub] listen): "
+                           f"{exc.strerror or exc}; give a free port, and this machine's "
+                           "address or 0.0.0.0") from exc
         server = getattr(site, "_server", None)
         if server is not None and server.sockets:
             self.port = server.sockets[0].getsockname()[1]
@@ -193,8 +205,8 @@ class Service:
         self.notifier.stopping()
 
     async def serve(self, stop: asyncio.Event) -> None:
-        await self.start()
         try:
+            await self.start()
             await stop.wait()
         finally:
             await self.stop()
@@ -415,7 +427,8 @@ class Service:
     def organiser(self, request: web.Request) -> bool:
         token = request.cookies.get(COOKIE, "")
         expires, _, _sig = token.partition(".")
-        if not expires.isdigit() or int(expires) < time.time():
+        if not (expires.isascii() and expires.isdigit() and len(expires) <= 12) \
+                or int(expires) < time.time():
             return False
         return hmac.compare_digest(token, self._token(int(expires)))
 

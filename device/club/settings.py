@@ -109,6 +109,8 @@ class _Table:
 def _text(where: str, value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ConfigError(f"{where} must be a text in quotes, got {shown(value)}")
+    if "\x00" in value:
+        raise ConfigError(f"{where} must not hold a NUL character (\\u0000), got {shown(value)}")
     return value.strip()
 
 
@@ -143,7 +145,7 @@ def _address(where: str, value: Any) -> tuple[str, int | None]:
                           f"{shown(value)}")
     if not port:
         return host, None
-    if not port.isdigit() or not 1 <= int(port) <= 65535:
+    if not (port.isascii() and port.isdigit()) or not 1 <= int(port) <= 65535:
         raise ConfigError(f"{where}: the port in {shown(value)} must be a number from 1 to 65535 "
                           "(Mosquitto listens on 1883, or 8883 with TLS)")
     return host, int(port)
@@ -262,16 +264,16 @@ def parse_hub(data: Mapping[str, Any], source: str = "<hub config>") -> HubSetti
 
 
 def load_hub(path: str | Path | None = None) -> HubSettings:
+    from device.settings import read_config, toml_number_trouble
+
     p = Path(path) if path is not None else DEFAULT_HUB_PATH
+    text = read_config(p, "the hub's config", "copy examples/club.toml there (or give --config "
+                       "FILE)")
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"the hub's config {p} is not found; copy examples/club.toml there "
-                          "(or give --config FILE)") from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read the hub's config {p}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"the hub's config {p} is not UTF-8 text") from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"the hub's config {p} is not valid TOML: {exc}") from None
+    except ValueError as exc:
+        raise ConfigError(f"the hub's config {p} is not valid TOML: {toml_number_trouble(exc)}"
+                          ) from None
     return parse_hub(data, str(p))

@@ -7,10 +7,12 @@ for OpenCV and a missing camera library cannot break the commands that do not us
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -22,32 +24,32 @@ if TYPE_CHECKING:
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from device.commands.logfile import LogUnreadable, NotALog, open_log
-    from device.screen.text import render
+    from device.screen.text import as_text
     from rules.replay import replay
 
+    match = None
+    bad = 0
     try:
-        stream = open_log(args.file)
+        with open_log(args.file) as stream:
+            for step in replay(stream):
+                if step.problem:
+                    bad += 1
+                    print(f"{args.file}:{step.line}: {step.problem} (line skipped)",
+                          file=sys.stderr)
+                    continue
+                before, match = match, step.match
+                if args.scoreboard and match is not None and _scoreboard_moment(before, match):
+                    print(as_text(match), end="\n\n", flush=True)
     except (LogUnreadable, NotALog) as exc:
         print(f"crokiscore replay: {exc}", file=sys.stderr)
         return 2
-    match = None
-    bad = 0
-    with stream:
-        for step in replay(stream):
-            if step.problem:
-                bad += 1
-                print(f"{args.file}:{step.line}: {step.problem} (line skipped)", file=sys.stderr)
-                continue
-            before, match = match, step.match
-            if args.scoreboard and match is not None and _scoreboard_moment(before, match):
-                print(render(match), end="\n\n", flush=True)
     if match is None:
         print(f"crokiscore replay: {args.file} holds no match", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(match.summary().to_json()))
     elif not args.scoreboard:
-        print(render(match))
+        print(as_text(match))
     return 1 if bad else 0
 
 
@@ -143,15 +145,20 @@ def _cmd_bridge(args: argparse.Namespace) -> int:
     import queue
     import time
 
-    from firmware_bridge.errors import BridgeError
+    from device.errors import UsageError
+    from firmware_bridge.errors import BadSetting, BridgeError
     from firmware_bridge.events import McuBooted, to_json
-    from firmware_bridge.link import BadSetting, Link, LinkTiming
+    from firmware_bridge.link import Link, LinkTiming, port_trouble
 
     try:
         timing = LinkTiming(heartbeat_s=args.heartbeat, mcu_timeout_s=args.timeout)
         thresholds = _thresholds(args.thresholds) if args.thresholds else None
-    except (BadSetting, ValueError) as exc:
+    except (BadSetting, UsageError) as exc:
         print(f"crokiscore bridge: {exc}", file=sys.stderr)
+        return 2
+    trouble = port_trouble(args.port)   # else the link would try it again and again
+    if trouble is not None:
+        print(f"crokiscore bridge: --port {trouble}", file=sys.stderr)
         return 2
     try:
         with Link(args.port, timing=timing) as link:
@@ -213,7 +220,9 @@ def _thresholds(text: str) -> tuple[int, int]:
     except ValueError:
         pair = (0, 0)
     if not 0 < pair[1] < pair[0] <= 255:
-        raise ValueError(f"--thresholds wants TOUCH/RELEASE counts with 0 < RELEASE < TOUCH "
+        from device.errors import UsageError
+
+        raise UsageError(f"--thresholds wants TOUCH/RELEASE counts with 0 < RELEASE < TOUCH "
                          f"<= 255, such as 12/6, not {text!r}")
     return pair
 
@@ -361,6 +370,18 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     return repair(args.config) if args.repair else report(args.config)
 
 
+def _focal_px(text: str) -> float:
+    """``--focal-px``: a lens's focal length in pixels, a positive number."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 10.0 <= value <= 100_000.0:
+        raise argparse.ArgumentTypeError(f"a focal length in pixels from 10 to 100000 (a Pi "
+                                         f"camera's is about 1500 to 3000), not {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="crokiscore", description="Crokinole scoring appliance.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -454,7 +475,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "team_colours and [camera] calibration")
     sc.add_argument("--seat0", choices=sides, default="bottom", help="without a calibration, "
                     "the picture's edge seat 0 sits at (default %(default)s)")
-    sc.add_argument("--focal-px", type=float, metavar="F",
+    sc.add_argument("--focal-px", type=_focal_px, metavar="F",
                     help="the lens's focal length in pixels, if known")
     sc.set_defaults(func=_cmd_score)
     ca = sub.add_parser("calibrate", help="find the board on a frame of the empty board and "
@@ -463,7 +484,7 @@ def build_parser() -> argparse.ArgumentParser:
     ca.add_argument("--out", required=True, metavar="CAL", help="the calibration file to write")
     ca.add_argument("--seat0", choices=sides, default="bottom",
                     help="the frame's edge seat 0 sits at (default %(default)s)")
-    ca.add_argument("--focal-px", type=float, metavar="F", help="the lens's focal length in "
+    ca.add_argument("--focal-px", type=_focal_px, metavar="F", help="the lens's focal length in "
                     "pixels, if known (else from the camera mode, or a typical lens)")
     ca.add_argument("--picture", metavar="PNG",
                     help="where to write the check picture (default: CAL with .png)")
@@ -473,7 +494,61 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    stdout, sys.stdout = sys.stdout, _Output(sys.stdout)
+    try:
+        status = int(args.func(args))
+        sys.stdout.flush()
+    except OutputFailed as failed:
+        _to_nowhere(stdout)
+        if failed.errno == errno.EPIPE:  # the reader (head, less) had enough: not an error
+            return 0
+        print(f"crokiscore {args.command}: cannot write the output ({failed.strerror}): free "
+              "space where it goes, or send it somewhere else", file=sys.stderr)
+        return 2
+    finally:
+        sys.stdout = stdout
+    return status
+
+
+class OutputFailed(Exception):
+    """Standard output could not be written (a closed pipe, a full disk): told apart from the
+    command's own files, whose troubles each command reports itself."""
+
+    def __init__(self, exc: OSError) -> None:
+        super().__init__(str(exc))
+        self.errno = exc.errno
+        self.strerror = exc.strerror or str(exc)
+
+
+class _Output:
+    """Standard output, its failures raised as :class:`OutputFailed`."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            raise OutputFailed(exc) from exc
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise OutputFailed(exc) from exc
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _to_nowhere(stream: TextIO) -> None:
+    """``stream`` pointed at /dev/null, so that what is still buffered in it does not fail once
+    more, with Python's own traceback, as the command exits."""
+    import contextlib
+
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # a test's capture
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
 
 
 if __name__ == "__main__":

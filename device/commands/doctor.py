@@ -157,9 +157,12 @@ def _calibration(path: str) -> None:
 def _sensor_bar(config: Config, hardware: Hardware) -> str | Caution:
     from device.daemon import link_timing
     from firmware_bridge import events as bar
-    from firmware_bridge.link import Link
+    from firmware_bridge.link import Link, port_trouble
 
     port = hardware.sensor_port
+    trouble = port_trouble(port)
+    if trouble is not None:
+        raise DeviceError(f"[touch] port: {trouble}")
     events: queue.Queue[object] = queue.Queue()
     timing = link_timing(config)
     deadline = time.monotonic() + timing.mcu_timeout_s + 2.0
@@ -267,7 +270,8 @@ def _store(config: Config) -> str:
 def repair(config_path: str | Path | None, write: Callable[[str], object] = print) -> int:
     """``crokiscore doctor --repair``: a damaged store moved aside and rebuilt with every event
     that can still be read (run with the service stopped)."""
-    from device.store import EventStore, rebuild
+    from device.errors import NotAStore
+    from device.store import EventStore, check_path, rebuild
 
     try:
         config = load(config_path)
@@ -275,9 +279,21 @@ def repair(config_path: str | Path | None, write: Callable[[str], object] = prin
         write(f"FAIL config   {exc}")
         return 1
     path = Path(config.store)
+    # Only a store of this box's that is damaged is moved aside: a folder, a device, another
+    # program's database or a newer crokiscore's store means the config names the wrong thing,
+    # and moving it would take it from whoever owns it.
+    try:
+        check_path(path)
+    except NotAStore as exc:
+        write(f"FAIL store    {exc}; nothing was moved")
+        return 1
     if not path.exists():
         write(f"no store at {path}: nothing to repair")
         return 0
+    if not path.is_file():
+        write(f"FAIL store    {path} is not a file (a device, a pipe or a socket): nothing was "
+              "moved; point store in the config at the box's event store")
+        return 1
     try:
         with EventStore(path, read_only=True) as store:
             verdict = store.integrity()
@@ -286,6 +302,9 @@ def repair(config_path: str | Path | None, write: Callable[[str], object] = prin
         if verdict == "ok" and problem is None:
             write(f"the store {path} is sound: nothing to repair")
             return 0
+    except NotAStore as exc:
+        write(f"FAIL store    {exc}; nothing was moved: it is not a damaged store of this box")
+        return 1
     except StoreError:
         pass
     try:

@@ -30,7 +30,7 @@ def read_feed(path: str | Path) -> tuple[NewMatch, list[Event]]:
     naming the line and what is wrong with it."""
     try:
         with open_log(path) as f:
-            lines = f.readlines()
+            lines = list(f)
     except LogUnreadable as exc:
         raise FeedError(f"cannot read the feed: {exc}") from exc
     except NotALog as exc:

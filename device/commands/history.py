@@ -18,8 +18,15 @@ CSV_FIELDS = ("id", "started", "finished", "rules", "players", "teams", "outcome
               "score", "rounds")
 
 
-def _when(ts: float | None) -> str:
-    return "" if ts is None else datetime.fromtimestamp(ts, UTC).isoformat(timespec="seconds")
+def _when(ts: object) -> str:
+    """The time in ISO 8601; blank for none, or for one a spoilt row holds (text, or a number
+    no calendar reaches)."""
+    if not isinstance(ts, int | float) or isinstance(ts, bool):
+        return ""
+    try:
+        return datetime.fromtimestamp(ts, UTC).isoformat(timespec="seconds")
+    except (OverflowError, OSError, ValueError):
+        return ""
 
 
 def matches(store: EventStore, include_unfinished: bool = False

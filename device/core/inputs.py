@@ -39,7 +39,7 @@ class ButtonPressed:
 
 
 @dataclass(frozen=True)
-class BoardRead:
+class ReadingDone:
     """The camera's reading of the settled board, for the request ``token``."""
 
     token: int
@@ -49,7 +49,7 @@ class BoardRead:
 
 
 @dataclass(frozen=True)
-class BoardFailed:
+class ReadingFailed:
     token: int
     reason: str
     at: float
@@ -90,7 +90,7 @@ class Tick:
     at: float
 
 
-Input = (TouchChanged | HoleDrop | ButtonPressed | BoardRead | BoardFailed | Fault | Operator
+Input = (TouchChanged | HoleDrop | ButtonPressed | ReadingDone | ReadingFailed | Fault | Operator
          | Assigned | Tick)
 
 

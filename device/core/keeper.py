@@ -38,13 +38,13 @@ from device.core.effects import (
 )
 from device.core.inputs import (
     Assigned,
-    BoardFailed,
-    BoardRead,
     ButtonPressed,
     Fault,
     HoleDrop,
     Input,
     Operator,
+    ReadingDone,
+    ReadingFailed,
     TouchChanged,
     describe,
 )
@@ -129,7 +129,7 @@ def step(settings: Settings, state: BoxState, inp: Input, now: float, wall: floa
         state = replace(state, assigned=inp.match)
         if inp.match is not None:
             state = _say(settings, state, f"next: {inp.label}", now)
-    elif isinstance(inp, BoardFailed):
+    elif isinstance(inp, ReadingFailed):
         if inp.token == state.request.token:
             state = _fault(state, "camera", f"camera: {inp.reason}")
             state = replace(state, request=replace(state.request, token=None))
@@ -162,7 +162,7 @@ def _translate(settings: Settings, state: BoxState, inp: Input, now: float
         return state, [(Shot(seat), {"source": "touch"})], []
     if isinstance(inp, HoleDrop):
         return state, [(Twenty(), {"source": "hole"})], []
-    if isinstance(inp, BoardRead):
+    if isinstance(inp, ReadingDone):
         if inp.token != state.request.token or m is None or m.expect().what != "board":
             log.info("a board reading arrived that is no longer wanted: ignored")
             return state, [], []
@@ -229,7 +229,7 @@ def _accept(settings: Settings, state: BoxState, ev: Event, meta: dict[str, Any]
         effects.append(ReaderNewMatch())
         log.info("match begins: %s, %s", ev.rules, ", ".join(ev.players))
     if isinstance(ev, BoardReading):  # which camera reading is the latest, if any
-        taken = inp.token if isinstance(inp, BoardRead) else None
+        taken = inp.token if isinstance(inp, ReadingDone) else None
         state = replace(state, request=replace(state.request, taken=taken))
     elif isinstance(ev, Confirm) and state.request.taken is not None and settings.camera:
         effects.append(ReadingChecked(state.request.taken))  # the camera may learn from it

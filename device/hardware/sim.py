@@ -20,6 +20,7 @@ def table_for(config: Config, *, heartbeat_ms: int = 500) -> SimTable:
 
     return SimTable(seed=config.sim.seed, wiring=Wiring(
         hole_pin=config.hole.pin, channels=config.touch.channels,
+        blocked_s=config.hole.max_pulse_ms / 1000, refractory_s=config.hole.refractory_ms / 1000,
         buttons=tuple((k, v) for k in ("menu", "ok", "back")
                       if (v := getattr(config.buttons, k)) is not None)),
         width=config.camera.width, height=config.camera.height, heartbeat_ms=heartbeat_ms)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from device.core.inputs import BoardFailed, BoardRead, Input
+from device.core.inputs import Input, ReadingDone, ReadingFailed
 from device.errors import CameraError
 from device.hardware.camera import Camera
 from rules import CrokiscoreError, Disc
@@ -109,13 +109,13 @@ class BoardWatcher:
                         wanted = self._token == token
                         self._delivered = token if wanted else None
                     if wanted:
-                        self.put(BoardRead(token, discs, self.clock(), picture))
+                        self.put(ReadingDone(token, discs, self.clock(), picture))
             except CrokiscoreError as exc:
                 log.warning("board reading failed: %s", exc)
-                self.put(BoardFailed(token, str(exc), self.clock()))
+                self.put(ReadingFailed(token, str(exc), self.clock()))
             except Exception as exc:  # a bug in reading must not kill the watcher
                 log.exception("board reading crashed")
-                self.put(BoardFailed(token, f"reading the board failed: {exc!r}", self.clock()))
+                self.put(ReadingFailed(token, f"reading the board failed: {exc!r}", self.clock()))
             with self._wake:
                 if self._token == token:
                     self._token = None

@@ -8,6 +8,12 @@ just dropped, and a reading the operator must CHECK. A 256x64 panel keeps the sa
 adds a column for each side (names, discs still in hand, the last round, legs and sets), with
 labels dimmed on greyscale panels.
 
+What differs between the round games and crokidarts (the tally beside a name, the round or leg,
+the words under the scores, the wide layout's heading, pips and record) is asked of a
+:class:`~device.screen.sheet.ScoreSheet` chosen once per frame by the kind of view
+(:mod:`device.screen.rounds`, :mod:`device.screen.crokidarts`); the rest of the layout is the
+same for every game.
+
 Everything is whole-pixel rectangles and bitmap glyphs (see :mod:`device.screen.glyphs`), so
 the same view gives the same bytes on any machine and any Pillow.
 """
@@ -15,9 +21,12 @@ the same view gives the same bytes on any machine and any Pillow.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import assert_never
 
 from PIL import Image, ImageDraw
 
+from device.errors import DisplaySettingsError
+from device.screen.crokidarts import DartsSheet
 from device.screen.glyphs import (
     SMALL,
     TINY,
@@ -28,7 +37,9 @@ from device.screen.glyphs import (
     fit_text,
     text_width,
 )
-from device.screen.view import ScoreView
+from device.screen.rounds import RoundsSheet
+from device.screen.sheet import ScoreSheet
+from device.screen.view import DartsView, RoundsView, ScoreView, View
 
 MODES = ("1", "L")
 NARROW = 128
@@ -84,29 +95,42 @@ class Pen:
         draw_number(self.draw, self.ox + x, self.oy + y, d, n, fill)
 
 
-def render(view: ScoreView, width: int = NARROW, height: int = HEIGHT, mode: str = "1"
+def render(view: View, width: int = NARROW, height: int = HEIGHT, mode: str = "1"
            ) -> Image.Image:
     """The frame for ``view`` on a ``width`` x ``height`` panel: mode ``"1"`` (monochrome) or
     ``"L"`` (greyscale, drawn in the 16 levels a 4-bit panel shows). Panels 256 wide or more
     get the wide layout; the layout is centred on panels bigger than it."""
     if mode not in MODES:
-        raise ValueError(f"display mode must be one of {', '.join(MODES)}, got {mode!r}")
+        raise DisplaySettingsError(
+            f"display mode must be one of {', '.join(MODES)}, got {mode!r}", "mode")
     if width < NARROW or height < HEIGHT:
-        raise ValueError(f"the scoreboard needs a panel of at least {NARROW}x{HEIGHT} pixels, "
-                         f"got {width}x{height}")
+        raise DisplaySettingsError(f"the scoreboard needs a panel of at least {NARROW}x{HEIGHT} "
+                                   f"pixels, got {width}x{height}", "width")
     wide = width >= WIDE
     lw = WIDE if wide else NARROW
     image = Image.new(mode, (width, height), 0)
     pen = Pen(image, (width - lw) // 2, (height - HEIGHT) // 2, INKS[mode], mode == "1")
+    sheet = game_sheet(view)
     if view.twenty is not None:
         _flash(pen, view, lw)
     elif view.check:
-        _check(pen, view, lw)
+        _check(pen, view, sheet, lw)
     elif wide:
-        _wide(pen, view)
+        _wide(pen, view, sheet)
     else:
-        _narrow(pen, view)
+        _narrow(pen, view, sheet)
     return image
+
+
+def game_sheet(view: View) -> ScoreSheet:
+    """What differs between the games, chosen once for the frame."""
+    match view:
+        case RoundsView():
+            return RoundsSheet(view)
+        case DartsView():
+            return DartsSheet(view)
+        case other:
+            assert_never(other)
 
 
 # --- the big digits -------------------------------------------------------------------------------
@@ -146,11 +170,11 @@ def _scores(pen: Pen, view: ScoreView, x0: int, room: int) -> None:
 
 # --- the narrow (128x64) layout -------------------------------------------------------------------
 
-def _narrow(pen: Pen, view: ScoreView) -> None:
+def _narrow(pen: Pen, view: ScoreView, sheet: ScoreSheet) -> None:
     for side in (0, 1):
-        _name_band(pen, view, side)
+        _name_band(pen, view, sheet, side)
     _scores(pen, view, 0, NARROW)
-    _band(pen, view, 0, NARROW)
+    _band(pen, view, sheet, 0, NARROW)
 
 
 def _lit(view: ScoreView, side: int) -> bool:
@@ -158,13 +182,6 @@ def _lit(view: ScoreView, side: int) -> bool:
     if view.finished:
         return view.winner == side
     return view.side_up == side
-
-
-def _tally(view: ScoreView, side: int) -> str:
-    if view.game != "crokidarts":
-        return ""
-    legs = f"L{view.legs[side]}"
-    return legs if view.sets_to_win <= 1 else f"{legs} S{view.sets[side]}"
 
 
 def _fit_label(s: str, room: int) -> tuple[str, Face]:
@@ -178,15 +195,15 @@ def _fit_label(s: str, room: int) -> tuple[str, Face]:
     return fit_text(s, room, TINY), TINY
 
 
-def _name_band(pen: Pen, view: ScoreView, side: int) -> None:
-    """The side's name across the top of its half, lit when it is that side's shot; in
-    crokidarts the legs (and sets) won, at the inner end."""
+def _name_band(pen: Pen, view: ScoreView, sheet: ScoreSheet, side: int) -> None:
+    """The side's name across the top of its half, lit when it is that side's shot, and the
+    game's tally (crokidarts: the legs and sets won) at the inner end."""
     x0, x1 = (0, 62) if side == 0 else (65, 127)
     lit = _lit(view, side)
     fg = pen.ink.off if lit else pen.ink.on
     if lit:
         pen.rect(x0, 0, x1, 8, pen.ink.on)
-    tally = _tally(view, side)
+    tally = sheet.tally(side)
     tw = text_width(tally, TINY)
     room = x1 - x0 - 3 - (tw + 4 if tally else 0)
     name, face = _fit_label(view.sides[side], room)
@@ -201,7 +218,8 @@ def _name_band(pen: Pen, view: ScoreView, side: int) -> None:
             pen.text(x0 + 2, 2, tally, fg, TINY)
 
 
-def _band(pen: Pen, view: ScoreView, x0: int, room: int, title: str = "") -> None:
+def _band(pen: Pen, view: ScoreView, sheet: ScoreSheet, x0: int, room: int, title: str = ""
+          ) -> None:
     """The line under the scores: trouble first (errors, inverted), then a passing message,
     else what the game stands at (left) and what the box waits for (right). A ``title`` takes
     the left's place when that would only repeat the round or leg (the wide layout has them
@@ -221,8 +239,9 @@ def _band(pen: Pen, view: ScoreView, x0: int, room: int, title: str = "") -> Non
         words, face = _fit_label(view.message, room - 4)
         pen.text(x0 + room // 2, y + (face is TINY), words, pen.ink.on, face, align="centre")
         return
-    lefts, rights, loud = _status_words(view)
-    if title and lefts[0] == _where(view)[0]:
+    where = sheet.where()
+    lefts, rights, loud = _status_words(view, sheet, where)
+    if title and lefts[0] == where[0]:
         lefts = [title, *lefts]
     pad = 4 if loud else 1
     shortest = min(text_width(w) for w in lefts) if lefts else 0
@@ -250,28 +269,16 @@ def _first_fit(options: list[str], room: int, face: Face = SMALL) -> str:
     return fit_text(options[-1], room, face) if options else ""
 
 
-def _status_words(view: ScoreView) -> tuple[list[str], list[str], bool]:
+def _status_words(view: ScoreView, sheet: ScoreSheet, where: list[str]
+                  ) -> tuple[list[str], list[str], bool]:
     """Wordings, longest first, of where the game stands and of what is awaited, and whether
     the latter must stand out."""
-    where = _where(view)
     if view.finished:
         if view.winner is None:
             return where, ["DRAW"], True
         names = _names(view, view.winner)
         return where, [f"{n} WINS" for n in names] + names, True
-    if view.game == "crokidarts":
-        return _darts_words(view, where)
-    if view.awaiting == "board":
-        return where, ["READING", "READ"], False
-    if view.seat is None:
-        return where, [""], False
-    left = view.discs_left[view.seat]
-    if view.last is not None and view.last.number == view.round - 1 and \
-            sum(view.discs_left) == len(view.discs_left) * left:
-        # a new round not yet begun: the one just played is what people ask about
-        a, b = view.last.totals
-        where = [f"R{view.last.number} {a}-{b}", *where]
-    return where, _up(view, left), False
+    return sheet.standing(where)
 
 
 def _names(view: ScoreView, side: int) -> list[str]:
@@ -281,53 +288,6 @@ def _names(view: ScoreView, side: int) -> list[str]:
         return [full]
     a, b = view.players[side], view.players[side + 2]
     return [full, f"{a[0]}&{b[0]}"]
-
-
-def _up(view: ScoreView, left: int) -> list[str]:
-    who = view.shooter or ""
-    return [f"{who} {left} left", f"{who} {left}", who]
-
-
-def _where(view: ScoreView) -> list[str]:
-    """The round (or set and leg) in play, in fewer and fewer letters."""
-    if view.game == "crokidarts":
-        if view.finished:
-            return [_sets_line(view)]
-        if view.sets_to_win > 1:
-            return [f"SET {view.set_no} LEG {view.leg_no}", f"S{view.set_no} L{view.leg_no}"]
-        return [f"LEG {view.leg_no}", f"L{view.leg_no}"]
-    if view.finished:
-        return ["FINAL"]
-    if view.round > view.rounds > 0:
-        return [f"RD {view.round} EXTRA", f"R{view.round}+"]
-    if view.rounds:
-        return [f"RD {view.round}/{view.rounds}", f"R{view.round}/{view.rounds}"]
-    return [f"RD {view.round} TO {view.target}", f"R{view.round} TO {view.target}",
-            f"R{view.round}"]
-
-
-def _sets_line(view: ScoreView) -> str:
-    if view.sets_to_win <= 1:
-        return f"LEGS {view.legs[0]}-{view.legs[1]}"
-    return f"SETS {view.sets[0]}-{view.sets[1]}"
-
-
-def _darts_words(view: ScoreView, where: list[str]) -> tuple[list[str], list[str], bool]:
-    if view.checkout and view.awaiting == "shot":
-        return ["20 WINS", "20!"], ["CHECKOUT", "OUT"], True
-    turn = view.turn
-    last = view.last
-    if turn is not None and turn.start < view.target:
-        where = [f"+{turn.value} = {turn.total}", f"+{turn.value}"]
-    elif turn is None and last is not None and last.status in ("bust", "missed", "won"):
-        assert last.seat is not None
-        what = {"bust": "BUST", "missed": "MISSED", "won": "WON LEG"}[last.status]
-        where = [f"{view.players[last.seat]} {what}", what]
-    if view.awaiting == "board":
-        return where, ["READING", "READ"], False
-    if view.seat is None:
-        return where, [""], False
-    return where, _up(view, view.discs_left[view.seat]), False
 
 
 # --- whole-screen moments -------------------------------------------------------------------------
@@ -348,18 +308,12 @@ def _flash(pen: Pen, view: ScoreView, room: int) -> None:
     pen.text(room // 2, 52, name, pen.ink.off, align="centre")
 
 
-def _check(pen: Pen, view: ScoreView, room: int) -> None:
+def _check(pen: Pen, view: ScoreView, sheet: ScoreSheet, room: int) -> None:
     """A reading waits for the operator: CHECK in huge letters on a lit block, the values read
     underneath, and (on the line below) anything that is broken."""
     pen.rect(0, 0, room - 1, 27, pen.ink.on)
     pen.text(room // 2, 3, "CHECK", pen.ink.off, SMALL, 3, 3, align="centre")
-    totals = view.check_totals or (0, 0)
-    if view.game == "crokidarts":
-        side = view.side_up if view.side_up is not None else 0
-        words = f"TURN +{totals[side]}"
-    else:
-        words = f"{totals[0]} : {totals[1]}"
-    pen.text(room // 2, 31, words, pen.ink.on, SMALL, 2, 2, align="centre")
+    pen.text(room // 2, 31, sheet.check_line(), pen.ink.on, SMALL, 2, 2, align="centre")
     if room >= WIDE:
         for side in (0, 1):
             name, face = _fit_label(view.sides[side], 60)
@@ -368,7 +322,7 @@ def _check(pen: Pen, view: ScoreView, room: int) -> None:
             else:
                 pen.text(room - 3, 33, name, pen.ink.dim, face, align="right")
     if view.errors:
-        _band(pen, view, 0, room)
+        _band(pen, view, sheet, 0, room)
     else:
         words, face = _fit_label("CONFIRM OR CORRECT", room - 4)
         pen.text(room // 2, BAND_Y + 1 + (face is TINY), words, pen.ink.dim, face,
@@ -377,31 +331,16 @@ def _check(pen: Pen, view: ScoreView, room: int) -> None:
 
 # --- the wide (256x64) layout ---------------------------------------------------------------------
 
-def _wide(pen: Pen, view: ScoreView) -> None:
+def _wide(pen: Pen, view: ScoreView, sheet: ScoreSheet) -> None:
     """The narrow middle (scores and the line under them) with a column for each side."""
-    pen.text(WIDE // 2, 1, _heading(view), pen.ink.dim, align="centre")
+    pen.text(WIDE // 2, 1, sheet.heading(), pen.ink.dim, align="centre")
     _scores(pen, view, 64, 128)
     for side in (0, 1):
-        _column(pen, view, side)
-    _band(pen, view, 0, WIDE, view.rules.replace("-", " ").upper())
+        _column(pen, view, sheet, side)
+    _band(pen, view, sheet, 0, WIDE, view.rules.replace("-", " ").upper())
 
 
-def _heading(view: ScoreView) -> str:
-    if view.game == "crokidarts":
-        if view.finished:
-            return "CROKIDARTS - FINAL"
-        if view.sets_to_win > 1:
-            return f"SET {view.set_no}  LEG {view.leg_no}"
-        return f"LEG {view.leg_no}"
-    if view.finished:
-        return "FINAL"
-    if view.rounds:
-        return f"ROUND {view.round} OF {view.rounds}" if view.round <= view.rounds \
-            else f"ROUND {view.round} (EXTRA)"
-    return f"ROUND {view.round} - TO {view.target}"
-
-
-def _column(pen: Pen, view: ScoreView, side: int) -> None:
+def _column(pen: Pen, view: ScoreView, sheet: ScoreSheet, side: int) -> None:
     """A side's names (the one to shoot lit), its discs in hand as pips and its record."""
     x0, x1 = (0, 61) if side == 0 else (194, 255)
     align = "left" if side == 0 else "right"
@@ -419,20 +358,16 @@ def _column(pen: Pen, view: ScoreView, side: int) -> None:
         y += 10
     y += 1
     if not view.finished:
-        _pips(pen, view, side, x0, x1, y)
+        _pips(pen, sheet, side, x0, x1, y)
     y += 8
-    for line in _record(view, side)[-(BAND_Y - 1 - y) // 7:]:
+    for line in sheet.record(side)[-(BAND_Y - 1 - y) // 7:]:
         pen.text(tx, y, line, pen.ink.dim, TINY, align=align)
         y += 7
 
 
-def _pips(pen: Pen, view: ScoreView, side: int, x0: int, x1: int, y: int) -> None:
+def _pips(pen: Pen, sheet: ScoreSheet, side: int, x0: int, x1: int, y: int) -> None:
     """One square per disc the side still has to shoot (faint, or a dash, for those shot)."""
-    if view.game == "crokidarts":
-        full = total = view.discs_left[side]
-    else:
-        full = view.side_discs(side)
-        total = len(view.discs_left) // 2 * view.discs
+    full, total = sheet.pips(side)
     step = 5 if total <= 12 else 4
     size = step - 1
     width = total * step - 1
@@ -447,23 +382,3 @@ def _pips(pen: Pen, view: ScoreView, side: int, x0: int, x1: int, y: int) -> Non
             pen.rect(x, y + size - 1, x + size - 1, y + size - 1, pen.ink.on)
         else:
             pen.rect(x, y, x + size - 1, y + size - 1, pen.ink.faint)
-
-
-def _record(view: ScoreView, side: int) -> list[str]:
-    if view.game == "crokidarts":
-        lines = [f"LEGS {view.legs[side]} OF {view.legs_to_win}"]
-        if view.sets_to_win > 1:
-            lines.append(f"SETS {view.sets[side]} OF {view.sets_to_win}")
-        own = [t for t in view.history if t.seat == side]
-        if own:
-            t = own[-1]
-            gained = (t.end or 0) - (t.start or 0)
-            lines.append(f"LAST +{gained}" if t.status == "scored" else f"LAST {t.status.upper()}")
-        return lines
-    lines = []
-    for r in view.history:
-        pts = r.points[side] if r.points else 0
-        lines.append(f"R{r.number} {r.totals[side]}" + (f" +{pts}" if pts else ""))
-    if view.round_twenties[side]:
-        lines.append(f"R{view.round}: {view.round_twenties[side]}x20")
-    return lines

@@ -116,6 +116,9 @@ def fit_text(s: str, width: int, face: Face = SMALL) -> str:
     """``s`` cut (with a final '.') so that it fits in ``width`` pixels."""
     if text_width(s, face) <= width:
         return s
+    # every glyph is at least one column wide, so no more than ``width`` characters can fit:
+    # a name of thousands of letters is cut at once, not a letter at a time
+    s = s[: max(width, 0)]
     while s and text_width(s + ".", face) > width:
         s = s[:-1]
     return s.rstrip() + "." if s else ""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, assert_never
 
-from rules import DartsSummary, Match, RoundsSummary, Summary
+from rules import DartsSummary, FirstTo, FixedRounds, Match, RoundsSummary, Summary
 
 if TYPE_CHECKING:
     from device.core.status import Status
@@ -33,7 +33,7 @@ def _next_line(m: Match, s: Summary) -> str:
     return f"next: {m.players[s.seat]}{extra}"
 
 
-def render(m: Match) -> str:
+def as_text(m: Match) -> str:
     s = m.summary()
     t0, t1 = s.teams
     a, b = s.score
@@ -52,9 +52,14 @@ def render(m: Match) -> str:
                 last = s.turns[-1]
                 lines.append(f"  last turn: {m.players[last.seat]} {last.start} -> "
                              f"{last.end} ({last.status})")
-        case RoundsSummary():
-            of = (f" of {m.rules.rounds}" if m.rules.game == "tournament"
-                  else f", to {m.rules.target}")
+        case RoundsSummary(goal=goal):
+            match goal:
+                case FixedRounds(rounds=n):
+                    of = f" of {n}"
+                case FirstTo(target=n):
+                    of = f", to {n}"
+                case other:
+                    assert_never(other)
             lines.append(f"{_title(s)}   round {s.round}{of}")
             lines.append(f"  {t0:<{width}} {a:>4}  :  {b:<4} {t1:>{width}}")
             r = next(s.decided_rounds(), None)
@@ -80,7 +85,7 @@ class TextScreen:
         self.write = write
 
     def show(self, match: Match | None, status: Status) -> None:
-        lines = [render(match)] if match is not None else ["no match"]
+        lines = [as_text(match)] if match is not None else ["no match"]
         if status.twenty is not None and match is not None:
             lines.append(f"  *** 20 for {match.team_names()[status.twenty]} ***")
         for text in (*status.errors, status.message):

@@ -1,4 +1,4 @@
-# The Raspberry Pi Pico itself: wires machine, USB serial and the watchdog to SensorBar.
+# The Raspberry Pi Pico itself: wires machine, USB serial and the watchdog to the Firmware (sensorbar.py).
 #
 # This is the only firmware file that needs MicroPython; everything it calls is plain Python that
 # the tests and the simulator run too. Pins and timings are at the top so a club can change them
@@ -89,7 +89,7 @@ def main():
     micropython.kbd_intr(-1)
     watchdog = machine.WDT(timeout=WATCHDOG_MS)
     i2c = machine.I2C(I2C_ID, sda=machine.Pin(SDA_PIN), scl=machine.Pin(SCL_PIN), freq=I2C_FREQ)
-    bar = sensorbar.SensorBar(UsbPort(), mpr121.MPR121(i2c, MPR121_ADDRESS), time, watchdog,
+    bar = sensorbar.Firmware(UsbPort(), mpr121.MPR121(i2c, MPR121_ADDRESS), time, watchdog,
                               boot_id=_boot_id(), reset_cause=_reset_cause(marker),
                               reboot=_reboot)
     try:

@@ -47,7 +47,7 @@ MAX_DETAIL = 40
 SENSOR_RETRY_US = 1000000
 
 
-class SensorBar:
+class Firmware:
     """One boot of the firmware. Call service() in a loop, every millisecond or so.
 
     port: read() -> bytes available now (maybe empty), write(bytes).

@@ -88,3 +88,19 @@ def test_without_a_password_nothing_can_be_changed(broker: Mosquitto, tmp_path: 
     with HubThread(hub_settings(tmp_path, broker.address)) as hub:
         status, said, _ = Browser(hub.url).send("POST", "/api/login", {"password": ""})
         assert status == 403 and "password_hash" in said["error"]
+
+
+def test_a_cookie_that_holds_no_time_is_nobodys(tmp_path: Path) -> None:
+    """'²' passes str.isdigit() and fails int(), as do 5000 digits: a 500 for the page."""
+    from aiohttp.test_utils import make_mocked_request
+
+    from device.club.service import COOKIE, Service
+
+    service = Service(hub_settings(tmp_path, "127.0.0.1:1", password_hash=make_hash(PASSWORD)))
+    try:
+        for token in ("\u00b2.x", "\u0661\u0662.x", "9" * 5000 + ".x", "-1.x", "", "x.y"):
+            request = make_mocked_request("GET", "/api/session",
+                                          headers={"Cookie": f"{COOKIE}={token}"})
+            assert service.organiser(request) is False
+    finally:
+        service.store.close()

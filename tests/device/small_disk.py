@@ -101,6 +101,18 @@ def scenario(name: str, disk: Path) -> dict[str, object]:
         filler.unlink()
         box.later()
         out["after"] = box.seen()
+    elif name == "start-full-finished":
+        box = Box(path)
+        store = box.shell.store.open()
+        store.finish(box.shell.match_id, {"finished": True}, box.t)
+        box.shell.close()
+        filler = fill(disk)
+        box = Box(path)
+        box.shoot(2)
+        out["while_full"] = box.seen()
+        filler.unlink()
+        box.later()
+        out["after"] = box.seen()
     elif name == "start-full-in-play":
         box = Box(path)
         box.shoot(2)

@@ -3,8 +3,11 @@
 import contextlib
 import io
 import json
+import os
 import random
 import sqlite3
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -121,3 +124,84 @@ def test_logs_with_random_lines_give_a_sane_status_and_no_traceback(seed, rules,
             assert status == 0 or err
             if argv[-1] == "--json" and status < 2:
                 assert json.loads(out)["rules"] == rules
+
+
+# --- where the output goes ---------------------------------------------------------------------
+
+COMMAND = [sys.executable, "-c", "from device.commands.cli import main; raise SystemExit(main())"]
+
+
+@pytest.mark.parametrize("argv", [["replay", str(EXAMPLE)], ["oled", str(EXAMPLE)],
+                                  ["replay", str(EXAMPLE), "--scoreboard"]])
+def test_output_to_a_full_disk_is_a_message(argv):
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run([*COMMAND, *argv], stdout=full, stderr=subprocess.PIPE, text=True,
+                              timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == (f"crokiscore {argv[0]}: cannot write the output (No space left on "
+                           "device): free space where it goes, or send it somewhere else\n")
+
+
+def test_a_reader_that_stopped_reading_ends_the_command_quietly():
+    """`crokiscore replay log --scoreboard | head`: the pipe is closed before anything is
+    written, so the first write fails, every time."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run([*COMMAND, "replay", str(EXAMPLE), "--scoreboard"], stdout=write,
+                              stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (0, "")
+
+
+# --- what is not a log file ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", ["replay", "oled"])
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_a_device_is_refused_by_name_not_read_for_ever(command, device):
+    done = subprocess.run([*COMMAND, command, device], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2 and not done.stdout
+    assert done.stderr == (f"crokiscore {command}: {device} is a device, not a log: give the "
+                           "event log's file (or - for standard input)\n")
+
+
+def test_a_device_on_standard_input_is_refused_too():
+    with open("/dev/zero", "rb") as zero:
+        done = subprocess.run([*COMMAND, "replay", "-"], stdin=zero, capture_output=True,
+                              text=True, timeout=60)
+    assert done.returncode == 2
+    assert "standard input is a device, not a log" in done.stderr
+
+
+def test_a_log_through_a_pipe_is_read(tmp_path):
+    """`crokiscore replay <(zcat match.jsonl.gz)` names a pipe, which cannot be rewound."""
+    done = subprocess.run([*COMMAND, "replay", "/dev/stdin", "--json"],
+                          input=EXAMPLE.read_bytes(), capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["finished"] is True
+
+
+def test_a_line_longer_than_any_event_is_one_bad_line_never_held_whole(tmp_path):
+    from device.commands.logfile import open_log
+    from rules.replay import MAX_LINE
+
+    log = tmp_path / "match.jsonl"
+    lines = EXAMPLE.read_bytes().splitlines()
+    with open(log, "wb") as f:
+        f.write(lines[0] + b"\n" + b'{"type": "undo", "note": "' + b"x" * (3 * MAX_LINE)
+                + b'"}\n' + b"\n".join(lines[1:]) + b"\n")
+    with open_log(log) as read:
+        assert max(len(line) for line in read) == MAX_LINE + 1
+    status, out, err = run("replay", str(log), "--json")
+    assert status == 1 and json.loads(out)["finished"] is True
+    assert err == f"{log}:2: a line of more than 1,000,000 bytes: no event is that long " \
+                  "(line skipped)\n"
+
+
+def test_no_file_named_is_said_so():
+    status, _, err = run("replay", "")
+    assert status == 2
+    assert err == "crokiscore replay: no file named: give the event log's file, or - for " \
+                  "standard input\n"

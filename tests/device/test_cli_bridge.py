@@ -76,3 +76,23 @@ def test_bridge_maintenance_restarts_the_bar_with_its_repl_free(capsys):
         assert pico.maintenance.wait(WAIT)
         assert pico.boot_id != first
         assert "maintenance" in capsys.readouterr().err
+
+
+def test_a_port_that_can_never_be_the_sensor_bars_is_refused_at_once(tmp_path):
+    """The link tries a missing port again and again (it may be plugged in); a file, a folder,
+    a device that is no terminal or a URL pyserial does not know never becomes one."""
+    log = tmp_path / "match.jsonl"
+    log.write_text("{}\n")
+    for port, words in [(str(log), "is a file, not a serial device"),
+                        (str(tmp_path), "is a folder, not a serial device"),
+                        ("/dev/null", "is a device but not a serial port"),
+                        ("bogus://x", "is no port pyserial can open (invalid URL, protocol "
+                                      "'bogus' not known)"),
+                        ("", "no port named")]:
+        done = subprocess.run(
+            [sys.executable, "-c", "from device.commands.cli import main; raise SystemExit(main())",
+             "bridge", "--port", port], capture_output=True, text=True, timeout=WAIT)
+        assert (done.returncode, done.stdout) == (2, "")
+        assert done.stderr.startswith("crokiscore bridge: --port ") and words in done.stderr
+        if port != "bogus://x" and port:
+            assert done.stderr.endswith("ls /dev/serial/by-id/ lists the serial devices\n")

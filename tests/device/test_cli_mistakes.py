@@ -173,3 +173,108 @@ def test_a_store_spoilt_anywhere_never_stops_the_box(tmp_path_factory, offset, g
     except StoreError as exc:
         verdict = str(exc)
     assert verdict == "ok" or "store" in shell.faults, "damage the box did not notice"
+
+
+def png_claiming(width: int, height: int) -> bytes:
+    """A PNG whose header says ``width`` x ``height`` pixels (with right checksums) and whose
+    data is a few bytes: what a decoder must not believe."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data)))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(b"\0" * 16)) + chunk(b"IEND", b""))
+
+
+def test_score_refuses_a_picture_that_claims_too_many_pixels(tmp_path):
+    huge = tmp_path / "huge.png"
+    huge.write_bytes(png_claiming(60_000, 60_000))
+    status, out, err = run("score", str(huge), "--json")
+    assert status == 2 and "huge.png" in err and "Traceback" not in err
+    assert '"error"' in out
+
+
+@pytest.mark.parametrize("value", ["-5", "0", "nan", "inf", "wide"])
+def test_a_focal_length_that_is_not_one_is_refused_by_name(tmp_path, value, capsys):
+    picture = tmp_path / "p.png"
+    picture.write_bytes(png_claiming(8, 8))
+    for command in (["score", str(picture)], ["calibrate", str(picture), "--out",
+                                              str(tmp_path / "c.json")]):
+        with pytest.raises(SystemExit) as stop:
+            main([*command, "--focal-px", value])
+        assert stop.value.code == 2
+        assert "--focal-px" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", ["a loop of symbolic links", "a name too long"])
+def test_a_store_path_that_cannot_be_one_is_named_and_the_box_still_starts(tmp_path, kind):
+    if kind == "a loop of symbolic links":
+        path = tmp_path / "a.db"
+        path.symlink_to(tmp_path / "b.db")
+        (tmp_path / "b.db").symlink_to(path)
+        why = "(a loop of symbolic links)"
+    else:
+        path = tmp_path / ("x" * 300 + ".db")
+        why = "(File name too long)"
+    status, out, err = run("history", "--store", str(path))
+    assert status == 2 and not out
+    assert why in err and err.endswith("fix store in the config\n")
+    shell = Shell(Settings(NewMatch("casual-100", ("Ann", "Bob")), camera=False),
+                  StoreHandle(str(path)), TextScreen(lambda _: None), clock=lambda: 1.0,
+                  wall=lambda: 1.0)
+    shell.start()                    # scores in memory, and says where the trouble is
+    assert shell.faults["store"] == "STORE: fix its path"
+    shell.close()
+
+
+@pytest.mark.parametrize("spoilt", [
+    "players = '5', started = 'yesterday', result = '[1]'",
+    "players = 'null', finished = 1e300",
+    "players = X'FFFE', started = -1e20",
+])
+def test_history_of_a_store_whose_match_rows_are_spoilt(tmp_path, spoilt):
+    """The matches table has no checksums: a spoilt row is shown as far as it can be."""
+    import sqlite3
+
+    path = tmp_path / "events.db"
+    with EventStore(path) as store:
+        events = list(play("casual-100", random.Random(3)))
+        match_id = store.begin_match(events[0], 1.7e9)
+        for i, ev in enumerate(events[1:]):
+            store.append(match_id, ev, 1.7e9 + i)
+        store.finish(match_id, {}, 1.7e9 + len(events))
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute(f"UPDATE matches SET {spoilt}")
+        db.commit()
+    for extra in ([], ["--json"], ["--players"], ["--stats"]):
+        status, out, err = run("history", "--store", str(path), *extra)
+        assert (status, err) == (0, "")
+        assert "Ann" in out or "Home" in out or "Bob" in out, out
+
+
+def test_history_of_a_store_copied_with_its_log_reads_the_log_and_leaves_no_file(tmp_path):
+    """A store copied off a card as it stood (events.db and events.db-wal, which holds the
+    latest events): reading it must not leave an events.db-shm, owned by whoever looked."""
+    import shutil
+
+    live = tmp_path / "live"
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    with EventStore(live / "events.db") as store:
+        events = list(play("casual-100", random.Random(3)))
+        match_id = store.begin_match(events[0], 1.7e9)
+        for i, ev in enumerate(events[1:]):
+            store.append(match_id, ev, 1.7e9 + i)
+        store.finish(match_id, {}, 1.7e9 + len(events))
+        for name in ("events.db", "events.db-wal"):
+            shutil.copy(live / name, copy / name)
+    assert (copy / "events.db-wal").stat().st_size > 0
+    before = {p.name: p.stat().st_mtime_ns for p in copy.iterdir()}
+    status, out, err = run("history", "--store", str(copy / "events.db"))
+    assert (status, err) == (0, "")
+    assert out.count("\n") == 2 and ",finished," in out, "the finish is in the log only"
+    assert {p.name: p.stat().st_mtime_ns for p in copy.iterdir()} == before

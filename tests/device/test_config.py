@@ -2,6 +2,7 @@ from pathlib import Path
 
 import pytest
 
+from device.club.settings import load_hub
 from device.config import ConfigError, load, parse
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,3 +67,47 @@ def test_player_sets_are_name_lists():
     assert c.match.player_sets == (("Ann", "Bob"), ("A", "B", "C", "D"))
     with pytest.raises(ConfigError, match="player_sets must be a list of name lists"):
         parse({"match": {"player_sets": ["Ann", "Bob"]}})
+
+
+@pytest.mark.parametrize("load_it", [load, load_hub], ids=["box", "hub"])
+def test_only_a_file_is_read_as_a_config(tmp_path, load_it):
+    """/dev/zero was read until memory ran out; a pipe without a writer waited for ever."""
+    import os
+
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    for path in (Path("/dev/zero"), fifo):
+        with pytest.raises(ConfigError, match=r"is not a file \(a device, a pipe or a socket\): "
+                                              "give the config file itself"):
+            load_it(path)
+    with pytest.raises(ConfigError, match="is a folder: give the file in it"):
+        load_it(tmp_path)
+    huge = tmp_path / "huge.toml"
+    huge.write_bytes(b"# " + b"x" * 2_000_000 + b"\n")
+    with pytest.raises(ConfigError, match=r"holds 2,000,003 bytes, far more than any config: is "
+                                          r"it the right file\?"):
+        load_it(huge)
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("[hole]\npin = " + "9" * 5000 + "\n", "is not valid TOML: a number of more than 4300 digits"),
+    ('store = "events\\u0000.db"\n', r"store must not hold a NUL character \(\\u0000\)"),
+    ('[match]\nplayers = ["Ann", "B\\u0000b"]\n', r"players must not hold a NUL character"),
+    ("[club]\nbroker = 'hub:\u00b2'\nclub = 'c'\nboard = 'b'\n",
+     r"\[club\] broker: the port in 'hub:²' must be a number from 1 to 65535"),
+    ("[club]\nbroker = 'hub:1'\nclub = 'c'\nboard = 'b'\nusername = \"a\\u0000\"\n",
+     r"\[club\] username must not hold a NUL character"),
+])
+def test_what_toml_takes_but_no_setting_can_be(tmp_path, text, words):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError, match=words):
+        load(cfg)
+
+
+def test_the_club_receipts_are_not_kept_in_the_event_store():
+    club = {"broker": "hub:1883", "club": "c", "board": "b"}
+    with pytest.raises(ConfigError, match=r"\[club\] receipts names the event store itself"):
+        parse({"store": "/var/lib/crokiscore/events.db",
+               "club": {**club, "receipts": "/var/lib/crokiscore/events.db"}})
+    assert parse({"club": {**club, "receipts": "/var/lib/crokiscore/r.db"}}).club is not None

@@ -10,7 +10,7 @@ from device.commands.cli import main
 from device.commands.doctor import SHIPPED_FIRMWARE, examine
 from device.store import EventStore
 from firmware_bridge.codec import Decoder, encode
-from firmware_bridge.messages import ChannelStatus, GetStatus, Hello, Status
+from firmware_bridge.messages import BarStatus, ChannelStatus, GetStatus, Hello
 from rules import NewMatch, Shot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,6 +41,16 @@ def test_without_the_hardware_every_part_says_what_is_missing(tmp_path):
         assert findings[part].detail
     assert "does not exist" in findings["sensors"].detail
     assert "picamera2" in findings["camera"].detail
+
+
+def test_a_sensor_port_that_is_a_file_is_said_to_be_one_at_once(tmp_path):
+    cfg = tmp_path / "pi.toml"
+    cfg.write_text(f'backend = "pi"\nstore = "{tmp_path / "e.db"}"\n'
+                   f'[touch]\nport = "{cfg}"\n')
+    sensors = next(f for f in examine(cfg) if f.part == "sensors")
+    assert not sensors.ok
+    assert sensors.detail == (f"[touch] port: {cfg} is a file, not a serial device; ls "
+                              "/dev/serial/by-id/ lists the serial devices")
 
 
 def test_a_broken_config_stops_the_examination_with_the_reason(tmp_path, capsys):
@@ -112,7 +122,7 @@ class OtherFirmwarePico(threading.Thread):
                 replies = [] if greeted else [Hello(1, self.version, 0xC0DE, 1)]
                 greeted = True
                 if isinstance(frame.message, GetStatus):
-                    replies.append(Status(frame.message.request, 0, 0, 3, 20,
+                    replies.append(BarStatus(frame.message.request, 0, 0, 3, 20,
                                           (ChannelStatus(12, 6),) * 4))
                 for message in replies:
                     os.write(self.master, encode(message, seq))

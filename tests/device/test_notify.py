@@ -96,3 +96,9 @@ def test_the_service_unit_verifies_cleanly(tmp_path):
     done = subprocess.run([analyze, "verify", str(copy)], capture_output=True, text=True,
                           cwd=tmp_path, timeout=60)
     assert done.returncode == 0 and done.stdout == "" and done.stderr == "", done.stderr
+
+
+def test_a_watchdog_period_that_is_not_a_number_means_no_watchdog():
+    for usec in ("\u00b2", "\u0661\u0662", "9" * 5000, "-5", "1.5", ""):
+        assert Notifier({"WATCHDOG_USEC": usec}).watchdog_s is None
+    assert Notifier({"WATCHDOG_USEC": "30000000"}).watchdog_s == 30.0

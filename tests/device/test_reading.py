@@ -47,7 +47,7 @@ def test_a_confirmed_one_side_board_teaches_that_side_s_colour(tmp_path):
     board of the other colour is the other side's."""
     import queue
 
-    from device.core.inputs import BoardRead, Operator
+    from device.core.inputs import Operator, ReadingDone
     from device.core.state import Settings
     from device.hardware.camera import TableCamera
     from device.reading.watcher import BoardWatcher, Settle
@@ -78,7 +78,7 @@ def test_a_confirmed_one_side_board_teaches_that_side_s_colour(tmp_path):
                 t[0] += 1
                 a.step(Operator(Shot(a.match.expect().seat), t[0]))
             got = inputs.get(timeout=30)
-            assert isinstance(got, BoardRead)
+            assert isinstance(got, ReadingDone)
             a.step(got)
             return got
 

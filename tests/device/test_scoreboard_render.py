@@ -197,3 +197,22 @@ def test_every_moment_of_a_whole_match_renders(rules):
         v = build(m, status)
         for width, mode in ((128, "1"), (256, "L")):
             assert render(v, width, 64, mode).size == (width, 64)
+
+
+@pytest.mark.parametrize("face", [SMALL, TINY], ids=["small", "tiny"])
+def test_a_name_of_a_hundred_thousand_letters_is_cut_at_once(monkeypatch, face):
+    """A log or a config may name a player with any text: cutting it a letter at a time
+    measured the whole rest each time: one OLED frame took some twenty minutes."""
+    from device.screen import glyphs as module
+
+    expected = {room: fit_text("Wa" * 100, room, face) for room in (0, 1, 9, 60, 250)}
+    measured = [0]
+
+    def counting(s, f=SMALL, sx=1):
+        measured[0] += len(s)
+        assert measured[0] < 2_000_000, "the name is measured a letter at a time"
+        return text_width(s, f, sx)
+
+    monkeypatch.setattr(module, "text_width", counting)
+    for room, cut in expected.items():
+        assert module.fit_text("Wa" * 50_000, room, face) == cut

@@ -4,15 +4,17 @@ nothing it can still read."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
+from pathlib import Path
 
 import pytest
 
 from device.commands.cli import main
 from device.core.inputs import ButtonPressed, Operator, Tick
 from device.core.state import Settings
-from device.errors import StoreDamaged
+from device.errors import NotAStore, StoreDamaged
 from device.screen.text import TextScreen
 from device.shell import Shell, StoreHandle
 from device.store import EventStore, crc
@@ -42,6 +44,39 @@ def test_starting_on_a_full_card_resumes_the_match_in_play():
     assert seen["while_full"]["faults"] == {"store": "STORE FULL: free space"}
     [match] = seen["stored"]                      # no new match over the one in play
     assert shots(match["events"]) == [0, 1, 0, 1, 0]
+
+
+def test_starting_on_a_full_card_after_a_finished_match_begins_the_next_in_memory():
+    seen = run("start-full-finished")
+    assert seen["while_full"]["faults"] == {"store": "STORE FULL: free space"}
+    assert seen["while_full"]["depth"] == 2
+    finished, new = seen["stored"]
+    assert finished["outcome"] == "finished" and new["outcome"] is None
+    assert shots(new["events"]) == [0, 1]
+
+
+def test_the_stores_troubles_are_told_apart_by_code_not_by_words(tmp_path):
+    import errno
+    import sqlite3
+
+    from device.errors import StoreFull, StoreReadOnly
+    from device.store import explain
+
+    def sqlite_error(name):
+        exc = sqlite3.OperationalError("some words")
+        exc.sqlite_errorname = name
+        return exc
+
+    path = str(tmp_path / "e.db")
+    assert isinstance(explain(sqlite_error("SQLITE_FULL"), path), StoreFull)
+    assert isinstance(explain(sqlite_error("SQLITE_READONLY_DBMOVED"), path), StoreReadOnly)
+    assert isinstance(explain(sqlite_error("SQLITE_CORRUPT_INDEX"), path), StoreDamaged)
+    assert isinstance(explain(OSError(errno.EROFS, "Read-only file system"), path),
+                      StoreReadOnly)
+    assert isinstance(explain(OSError(errno.ENOSPC, "No space left"), path), StoreFull)
+    full = explain(sqlite_error("SQLITE_FULL"), path)
+    read_only = explain(OSError(errno.EROFS, "Read-only file system"), path)
+    assert "free space" in full.words and "free space" not in read_only.words
 
 
 def test_a_card_gone_read_only_says_so_not_free_space():
@@ -241,3 +276,50 @@ def test_the_config_names_a_store_path_that_cannot_be_one(tmp_path):
 def test_the_doctor_fails_a_store_on_a_read_only_mount():
     seen = run("doctor-read-only")
     assert not seen["ok"] and "mounted read-only" in seen["detail"]
+
+
+def _someone_elses(kind: str, folder: Path) -> Path:
+    """What a config's store may name by mistake, none of it a damaged store of the box's."""
+    if kind == "a folder":
+        path = folder / "state"
+        path.mkdir()
+        (path / "notes.txt").write_text("keep me")
+        return path
+    path = folder / "thing.db"
+    if kind == "the club hub's store":
+        from device.club.hubstore import HubStore
+
+        HubStore(str(path)).close()
+        return path
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        if kind == "another program's database":
+            db.execute("CREATE TABLE cats (name TEXT)")
+            db.execute("INSERT INTO cats VALUES ('Tom')")
+        else:  # a newer crokiscore's store
+            db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            db.execute("PRAGMA user_version = 99")
+        db.commit()
+    return path
+
+
+@pytest.mark.parametrize("kind", ["a folder", "another program's database",
+                                  "the club hub's store", "a newer crokiscore's store"])
+def test_doctor_repair_moves_nothing_that_is_not_a_damaged_store(tmp_path, capsys, kind):
+    path = _someone_elses(kind, tmp_path)
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'backend = "sim"\nstore = "{path}"\n')
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    assert main(["doctor", "--repair", "--config", str(cfg)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("FAIL store") and "nothing was moved" in out
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before
+
+
+def test_the_box_does_not_take_the_hubs_store_for_a_damaged_one_of_its_own(tmp_path):
+    """Offered "Repair store", an operator would have moved the hub's matches aside."""
+    path = _someone_elses("the club hub's store", tmp_path)
+    with pytest.raises(NotAStore, match="the club hub's store, not a box's event store"):
+        EventStore(path, read_only=True)
+    shell, _, _ = box(path)
+    assert shell.faults["store"] == "STORE: fix its path"
+    shell.close()

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from device.core.inputs import BoardFailed, BoardRead
+from device.core.inputs import ReadingDone, ReadingFailed
 from device.hardware.camera import FolderCamera
 from device.reading.watcher import BoardWatcher, Settle
 from rules import Disc
@@ -35,7 +35,7 @@ def test_the_board_is_read_once_it_has_settled(tmp_path):
     try:
         w.request(7)
         got = q.get(timeout=10)
-        assert isinstance(got, BoardRead) and got.token == 7
+        assert isinstance(got, ReadingDone) and got.token == 7
         assert len(got.discs) == 4            # the settled picture (160) was the one read
         assert cam._next == 7                 # 3 moving + 3 alike previews, then the capture
     finally:
@@ -49,7 +49,7 @@ def test_score_now_reads_at_once(tmp_path):
     try:
         w.request(3, now=True)
         got = q.get(timeout=10)
-        assert isinstance(got, BoardRead) and got.token == 3 and cam._next <= 2
+        assert isinstance(got, ReadingDone) and got.token == 3 and cam._next <= 2
     finally:
         w.close()
 
@@ -62,7 +62,7 @@ def test_a_board_that_never_settles_is_read_after_the_timeout(tmp_path):
                                                  timeout_s=5), clock=lambda: float(next(ticks)))
     try:
         w.request(1)
-        assert isinstance(q.get(timeout=10), BoardRead)
+        assert isinstance(q.get(timeout=10), ReadingDone)
     finally:
         w.close()
 
@@ -79,7 +79,7 @@ def test_a_camera_failure_is_reported_for_the_request(tmp_path, broken):
     try:
         w.request(5)
         got = q.get(timeout=10)
-        assert isinstance(got, BoardFailed) and got.token == 5
+        assert isinstance(got, ReadingFailed) and got.token == 5
         assert ("cannot read" in got.reason) if broken == "missing" else "black" in got.reason
     finally:
         w.close()

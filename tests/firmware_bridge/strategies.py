@@ -4,6 +4,7 @@ from hypothesis import strategies as st
 
 from firmware_bridge.messages import (
     ALL_QUADRANTS,
+    BarStatus,
     ChannelStatus,
     Error,
     GetStatus,
@@ -13,7 +14,6 @@ from firmware_bridge.messages import (
     Reboot,
     SetDebounce,
     SetThresholds,
-    Status,
     TouchChange,
     Unknown,
 )
@@ -30,7 +30,7 @@ channel = st.builds(ChannelStatus, u8, u8, u16, u16, u32)
 hello = st.builds(Hello, u8, st.tuples(u8, u8, u8), u32, u8, u8, u16)
 heartbeat = st.builds(Heartbeat, u64, u32, mask, u8)
 touch = st.builds(TouchChange, quadrant, st.booleans(), u64, u32)
-status = st.builds(Status, u8, u64, mask, u8, u8, st.tuples(channel, channel, channel, channel))
+status = st.builds(BarStatus, u8, u64, mask, u8, u8, st.tuples(channel, channel, channel, channel))
 error = st.builds(Error, u8, u8, st.text(st.characters(min_codepoint=32, max_codepoint=126),
                                          max_size=40))
 host_heartbeat = st.just(HostHeartbeat())
@@ -51,7 +51,7 @@ EXAMPLES = (
     Heartbeat(1_500_000, 0xDEADBEEF, 0b0101, 3),
     TouchChange(2, True, 1_234_567, 1),
     TouchChange(2, False, 1_734_567, 2),
-    Status(7, 2_000_000, 0b0100, 3, 20, CHANNELS),
+    BarStatus(7, 2_000_000, 0b0100, 3, 20, CHANNELS),
     Error(4, 9, "need 0 < release < touch, got 5/10"),
     HostHeartbeat(),
     GetStatus(7),

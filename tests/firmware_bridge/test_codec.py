@@ -19,12 +19,12 @@ from firmware_bridge.codec import (
 from firmware_bridge.errors import BridgeError, FrameError
 from firmware_bridge.messages import (
     BY_KIND,
+    BarStatus,
     ChannelStatus,
     Error,
     Heartbeat,
     Hello,
     SetThresholds,
-    Status,
     TouchChange,
     Unknown,
 )
@@ -68,7 +68,7 @@ def test_a_known_frame_in_bytes():
     (lambda: Hello(1, (1, 0), 0), "firmware"),
     (lambda: SetThresholds(1, 7, 20, 10), "quadrant"),
     (lambda: Error(1, 0, "é"), "ASCII"),
-    (lambda: Status(0, 0, 0, 0, 0, ()), "channels"),
+    (lambda: BarStatus(0, 0, 0, 0, 0, ()), "channels"),
 ])
 def test_bad_fields_are_refused_by_name(bad, name):
     with pytest.raises(FrameError, match=name) as info:
@@ -92,7 +92,7 @@ def test_decoding_ignores_extra_payload_bytes_from_a_later_revision():
 
 
 def test_a_payload_too_short_for_its_kind_is_malformed_not_delivered():
-    short = Unknown(Status.KIND, b"\x00" * 10)
+    short = Unknown(BarStatus.KIND, b"\x00" * 10)
     decoder = Decoder()
     assert decoder.feed(encode(short, 0)) == []
     assert decoder.stats().malformed == 1
@@ -201,7 +201,7 @@ def test_a_megabyte_of_noise_mixed_with_frames_gives_every_frame_and_nothing_els
         message = rng.choice((
             TouchChange(q, counters[q] % 2 == 1, rng.getrandbits(40), counters[q]),
             Heartbeat(rng.getrandbits(40), 0xC0FFEE, rng.randrange(16), 3),
-            Status(rng.randrange(256), rng.getrandbits(40), rng.randrange(16), 3, 20,
+            BarStatus(rng.randrange(256), rng.getrandbits(40), rng.randrange(16), 3, 20,
                    tuple(ChannelStatus(12, 6, rng.randrange(1024), 720, c) for c in counters)),
         ))
         seq = len(sent) % 256

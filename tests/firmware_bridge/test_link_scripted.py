@@ -24,12 +24,12 @@ from firmware_bridge.events import (
 )
 from firmware_bridge.link import Link, LinkTiming
 from firmware_bridge.messages import (
+    BarStatus,
     ChannelStatus,
     GetStatus,
     Heartbeat,
     Hello,
     HostHeartbeat,
-    Status,
     TouchChange,
 )
 
@@ -97,7 +97,7 @@ def link(mcu):
 def events_until_marker(link, mcu, seq):
     """Write a status reply as a marker and return every event before it."""
     mcu.marker += 1
-    mcu.write(Status(mcu.marker, 0, 0, 3, 20, (ChannelStatus(12, 6),) * 4), seq)
+    mcu.write(BarStatus(mcu.marker, 0, 0, 3, 20, (ChannelStatus(12, 6),) * 4), seq)
     out = []
     while True:
         event = link.events.get(timeout=WAIT)
@@ -191,8 +191,8 @@ def test_a_request_gets_its_own_answer_even_after_others(link, mcu):
     request = None
     while request is None:
         request = next((m.request for m in mcu.read_host() if isinstance(m, GetStatus)), None)
-    mcu.write(Status((request + 1) % 256, 0, 0, 0, 0, (ChannelStatus(1, 0),) * 4), 2)
-    mcu.write(Status(request, 5, 0b1000, 3, 20, (ChannelStatus(30, 15),) * 4), 3)
+    mcu.write(BarStatus((request + 1) % 256, 0, 0, 0, 0, (ChannelStatus(1, 0),) * 4), 2)
+    mcu.write(BarStatus(request, 5, 0b1000, 3, 20, (ChannelStatus(30, 15),) * 4), 3)
     got = answers.get(timeout=WAIT)
     t.join(WAIT)
     assert (got.request, got.touched, got.channels[0].touch_threshold) == (request, 0b1000, 30)

@@ -13,7 +13,7 @@ import types
 import pytest
 
 from firmware_bridge.codec import Decoder, encode
-from firmware_bridge.messages import Error, GetStatus, Hello, Reboot, Status, TouchChange
+from firmware_bridge.messages import BarStatus, Error, GetStatus, Hello, Reboot, TouchChange
 from hw_sim.mcu import BytePort, ManualTicks
 from hw_sim.mpr121 import ADDRESS, SimI2C, SimMPR121
 
@@ -154,7 +154,7 @@ def test_the_host_gets_answers_through_the_usb_port(run):
     board = Board(loops=20)
     board.port.inject(encode(GetStatus(77), 0))
     run(board)
-    assert [s.request for s in board.said() if isinstance(s, Status)] == [77]
+    assert [s.request for s in board.said() if isinstance(s, BarStatus)] == [77]
 
 
 def test_a_commanded_reboot_leaves_a_marker_and_resets(run):

@@ -10,6 +10,7 @@ from firmware_bridge.codec import Frame, crc16, decode_all, encode
 from firmware_bridge.firmware import framing
 from firmware_bridge.messages import (
     BY_KIND,
+    BarStatus,
     ChannelStatus,
     Error,
     GetStatus,
@@ -19,7 +20,6 @@ from firmware_bridge.messages import (
     Reboot,
     SetDebounce,
     SetThresholds,
-    Status,
     TouchChange,
 )
 
@@ -30,7 +30,7 @@ EXAMPLES = [
     (1, Heartbeat(500_000, 0x5EED1234, 0, 3)),
     (2, TouchChange(2, True, 1_234_567, 1)),
     (3, TouchChange(2, False, 1_734_567, 2)),
-    (4, Status(7, 2_000_000, 0b0100, 3, 20, CHANNELS)),
+    (4, BarStatus(7, 2_000_000, 0b0100, 3, 20, CHANNELS)),
     (5, Error(4, 9, "need 0 < release < touch")),
     (0, HostHeartbeat()),
     (1, GetStatus(7)),
@@ -66,7 +66,7 @@ def test_the_kind_table_matches_the_codec():
     assert {int(k, 16) for k, *_ in rows} == set(BY_KIND)
     for kind, _, _, size in rows:
         cls = BY_KIND[int(kind, 16)]
-        expected = Status.LAYOUT.size + 4 * ChannelStatus.LAYOUT.size if cls is Status \
+        expected = BarStatus.LAYOUT.size + 4 * ChannelStatus.LAYOUT.size if cls is BarStatus \
             else cls.LAYOUT.size
         assert int(size.split()[0]) == expected, cls.__name__
 

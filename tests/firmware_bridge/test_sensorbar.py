@@ -12,6 +12,7 @@ from firmware_bridge.messages import (
     ALL_QUADRANTS,
     FLAG_HOST_SEEN,
     FLAG_SENSOR_OK,
+    BarStatus,
     Error,
     GetStatus,
     Heartbeat,
@@ -20,7 +21,6 @@ from firmware_bridge.messages import (
     Reboot,
     SetDebounce,
     SetThresholds,
-    Status,
     TouchChange,
     Unknown,
 )
@@ -48,7 +48,7 @@ class Bench:
             def feed(self):
                 bench.fed += 1
 
-        self.bar = sensorbar.SensorBar(self.port, MPR121(self.bus), self.ticks, Watchdog(),
+        self.bar = sensorbar.Firmware(self.port, MPR121(self.bus), self.ticks, Watchdog(),
                                        boot_id=0xB007, reset_cause=sensorbar.CAUSE_POWER_ON,
                                        reboot=self.reboots.append, **settings)
 
@@ -156,7 +156,7 @@ def test_status_answers_with_the_request_id_settings_readings_and_counters():
     b.said()
     b.send(GetStatus(42))
     b.run_ms(1)
-    (status,) = of(Status, b.said())
+    (status,) = of(BarStatus, b.said())
     assert status.request == 42 and status.touched == 0b0010 and status.debounce_ms == 0
     assert status.flags & FLAG_SENSOR_OK
     assert [c.counter for c in status.channels] == [0, 1, 0, 0]
@@ -194,7 +194,7 @@ def test_a_host_frame_numbered_0_gets_a_hello_however_recent_the_last_one():
     b.send(GetStatus(3))
     b.run_ms(1)
     said = b.said()
-    assert [type(m) for m in said] == [Hello, Status]
+    assert [type(m) for m in said] == [Hello, BarStatus]
     assert said[0] == Hello(1, sensorbar.FIRMWARE, 0xB007, 1, 4, 500)
 
 
@@ -204,7 +204,7 @@ def test_set_thresholds_reaches_the_chip_in_stop_mode_and_answers_with_status():
     b.said()
     b.send(SetThresholds(5, 2, 30, 15))
     b.run_ms(1)
-    (status,) = of(Status, b.said())
+    (status,) = of(BarStatus, b.said())
     assert status.request == 5
     assert (status.channels[2].touch_threshold, status.channels[2].release_threshold) == (30, 15)
     assert b.chip.thresholds(2) == (30, 15)
@@ -253,7 +253,7 @@ def test_set_debounce_changes_the_hold_time():
     b = Bench(debounce_ms=20)
     b.send(SetDebounce(3, 50))
     b.run_ms(1)
-    (status,) = of(Status, b.said())
+    (status,) = of(BarStatus, b.said())
     assert status.debounce_ms == 50
     b.chip.touch(0)
     b.run_ms(40)

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from firmware_bridge.errors import CommandTimeout, LinkClosed, McuRefused, NotConnected
+from firmware_bridge.errors import BadSetting, CommandTimeout, LinkClosed, McuRefused, NotConnected
 from firmware_bridge.events import (
     LinkDown,
     LinkUp,
@@ -20,7 +20,7 @@ from firmware_bridge.events import (
     McuStatus,
     Touch,
 )
-from firmware_bridge.link import BadSetting, Link, LinkStats, LinkTiming
+from firmware_bridge.link import Link, LinkStats, LinkTiming
 from firmware_bridge.messages import TouchChange
 from hw_sim.mcu import SimulatedPico
 

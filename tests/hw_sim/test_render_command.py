@@ -82,3 +82,12 @@ def test_boards_come_from_simulated_play_or_from_layouts(tmp_path):
     for a, b in zip(drawn, expected, strict=True):
         assert a[0] == pytest.approx(b[0], abs=0.01) and a[1] == pytest.approx(b[1], abs=0.01)
         assert a[2] == b[2]
+
+
+def test_render_views_need_the_varied_looks(tmp_path, capsys):
+    assert main(["render", "--out", str(tmp_path), "--views", "video"]) == 2
+    assert "--looks varied" in capsys.readouterr().err
+    assert main(["render", "--out", str(tmp_path), "--looks", "varied", "--views", "drone",
+                 "--frames", "1", "--width", "64", "--height", "48"]) == 2
+    assert "views are some of pi, phone, video" in capsys.readouterr().err
+    assert not (tmp_path / "index.json").exists()

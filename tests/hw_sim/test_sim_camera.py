@@ -3,7 +3,8 @@ import random
 import numpy as np
 import pytest
 
-from hw_sim.camera import Scene, SimCamera, SimCameraError
+from hw_sim.camera import Scene, SimCamera
+from hw_sim.errors import SimCameraError
 from hw_sim.layouts import end_of_round
 from rules.errors import CrokiscoreError
 

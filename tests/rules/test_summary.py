@@ -7,6 +7,8 @@ import pytest
 
 from rules import (
     DartsSummary,
+    FirstTo,
+    FixedRounds,
     NotAwaited,
     RoundsSummary,
     RoundSummary,
@@ -45,6 +47,14 @@ def test_a_round_game_is_summarised_with_typed_rounds():
     assert s.rounds[-1].decided is False and s.rounds[-1].points is None
     assert [r.number for r in s.decided_rounds()] == [1]
     assert next(m.decided_rounds()) == s.rounds[0]
+
+
+def test_a_round_games_goal_tells_tournament_from_casual():
+    assert start("tournament-singles").summary().goal == FixedRounds(4)
+    assert start("tournament-doubles", rounds=6).summary().goal == FixedRounds(6)
+    assert start("casual-100").summary().goal == FirstTo(100)
+    assert start("casual-100-doubles", target=50).summary().goal == FirstTo(50)
+    assert "goal" not in start("casual-100").summary().to_json()
 
 
 def test_a_crokidarts_match_is_summarised_with_typed_turns():
