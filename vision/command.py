@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 import cv2
@@ -102,7 +103,10 @@ def score(args: argparse.Namespace, colours: tuple | None = None,
                 print(json.dumps({"image": path, "error": str(exc)}), flush=True)
             continue
         if args.json:
-            print(json.dumps({"image": path, **reading.to_json()}), flush=True)
+            # the board read by (measured, or stated), for the installer to check
+            print(json.dumps({"image": path, **reading.to_json(),
+                              "board": {k: round(v, 1) for k, v in asdict(reading.board).items()}}),
+                  flush=True)
         else:
             print(_summary(path, reading), flush=True)
         if args.annotate:

@@ -196,7 +196,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     from device.errors import ConfigError
     from vision.command import score
 
-    colours = calibration = None
+    colours = calibration = board = None
     if args.config:
         try:
             config = load(args.config)
@@ -204,13 +204,23 @@ def _cmd_score(args: argparse.Namespace) -> int:
             print(f"crokiscore score: {exc}", file=sys.stderr)
             return 2
         colours, calibration = config.vision.team_colours, config.camera.calibration
-    return score(args, colours, calibration)
+        board = config.board.board()
+    return score(args, colours, calibration, board)
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from device.config import load
+    from device.errors import ConfigError
     from vision.command import calibrate_command
 
-    return calibrate_command(args)
+    board = None
+    if args.config:
+        try:
+            board = load(args.config).board.board()
+        except ConfigError as exc:
+            print(f"crokiscore calibrate: {exc}", file=sys.stderr)
+            return 2
+    return calibrate_command(args, board)
 
 
 def _thresholds(text: str) -> tuple[int, int]:
@@ -488,6 +498,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "pixels, if known (else from the camera mode, or a typical lens)")
     ca.add_argument("--picture", metavar="PNG",
                     help="where to write the check picture (default: CAL with .png)")
+    ca.add_argument("--config", metavar="FILE", help="the box's config: a board stated in its "
+                    "[board] is taken as it is instead of being measured")
     ca.set_defaults(func=_cmd_calibrate)
     return p
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from device.config import Config, ConfigError, load
-from device.errors import DeviceError, StoreError
+from device.errors import CameraError, DeviceError, StoreError
 from device.hardware import Hardware, open_hardware
 from firmware_bridge.firmware.sensorbar import FIRMWARE
 
@@ -133,25 +133,26 @@ def _camera(config: Config, hardware: Hardware) -> str:
                           "exposure_us or analogue_gain")
     cal = config.camera.calibration
     if cal is not None:
-        _calibration(cal)
+        _calibration(config)
     return f"{w}x{h} frame in {ms:.0f} ms, mean level {mean:.0f}" + (
         f"; calibration {cal}" if cal else "; no calibration (the board is found in each frame)")
 
 
-def _calibration(path: str) -> None:
-    """The calibration the daemon will load, loaded the same way: a file that is not one is a
-    failure here, not a box that quietly runs without its camera."""
+def _calibration(config: Config) -> None:
+    """The calibration the daemon will load, loaded the same way: a file that is not one, or
+    one made for another board than the config states, is a failure here, not a box that
+    quietly runs without its camera."""
+    path = str(config.camera.calibration)
     if not Path(path).is_file():
         raise DeviceError(f"the calibration {path} does not exist: run crokiscore calibrate on "
                           "an empty-board frame (docs/install.md)")
-    from rules.errors import CrokiscoreError
-    from vision import load_calibration
+    from device.reading.vision import rig
 
     try:
-        load_calibration(path)
-    except CrokiscoreError as exc:
-        raise DeviceError(f"the calibration {path} cannot be used ({exc}): run crokiscore "
-                          "calibrate again (docs/install.md)") from exc
+        rig(config)
+    except CameraError as exc:
+        raise DeviceError(f"the calibration {path} cannot be used: {exc} (docs/install.md)"
+                          ) from exc
 
 
 def _sensor_bar(config: Config, hardware: Hardware) -> str | Caution:

@@ -7,7 +7,7 @@ import logging
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -25,6 +25,28 @@ log = logging.getLogger(__name__)
 RGB = tuple[int, int, int]
 
 
+def rig(config: Config) -> tuple[Any, Any]:
+    """The calibration the config names (or None) and the board to read with: the config's
+    ``[board]`` without a calibration, else None (a calibration holds the board it was made
+    with, measured or stated then). The camera was fitted to that board's radii, so a board
+    stated since is refused with the fix, not mixed in."""
+    import vision
+
+    path = config.camera.calibration
+    try:
+        calibration = vision.load_calibration(path) if path else None
+    except CrokiscoreError as exc:
+        raise CameraError(f"camera calibration: {exc}") from exc
+    stated = config.board.board()
+    if calibration is None:
+        return None, stated
+    if stated is not None and stated != calibration.board:
+        raise CameraError(f"the camera calibration {path} was made for another board than the "
+                          "config's [board] states: calibrate again with 'crokiscore calibrate "
+                          f"EMPTY --out {path} --config CONFIG'")
+    return calibration, None
+
+
 class VisionReader:
     """Called by the board watcher with each frame to read. The calibration is loaded once."""
 
@@ -33,11 +55,7 @@ class VisionReader:
 
         self._vision = vision
         self.colours = config.vision.team_colours
-        path = config.camera.calibration
-        try:
-            self.calibration = vision.load_calibration(path) if path else None
-        except CrokiscoreError as exc:
-            raise CameraError(f"camera calibration: {exc}") from exc
+        self.calibration, self.board = rig(config)
         self.pictures = Path(config.camera.pictures) if config.camera.pictures else None
         self.count = 0
         self.learnt: tuple[RGB | None, RGB | None] | None = None
@@ -64,7 +82,7 @@ class VisionReader:
         # one side only (on its own, a lone colour could be either side's).
         with self._lock:
             colours = self.colours or self.learnt
-        reading = v.read_board(frame, self.calibration, colours=colours)
+        reading = v.read_board(frame, self.calibration, colours=colours, board=self.board)
         with self._lock:
             self.last = reading
             if self.colours is None and reading.sides_seen is not None:

@@ -96,3 +96,41 @@ def test_a_confirmed_one_side_board_teaches_that_side_s_colour(tmp_path):
             assert [(d.team, d.uncertain) for d in got.discs] == [(1, False)]
         finally:
             watcher.close()
+
+
+def test_the_config_s_stated_board_reaches_the_reader(tmp_path):
+    """Without a calibration the stated board is read by; with one, the calibration's board
+    (the camera was fitted to it), and a calibration made for another board is refused with
+    the fix, by the reader and by the doctor alike."""
+    import pytest
+
+    from device.commands.doctor import examine
+    from device.errors import CameraError
+    from rules.board import STANDARD
+
+    stated = {"fifteen_radius": 98.0}
+    reader = VisionReader(parse({"backend": "sim", "camera": {"kind": "sim"}, "board": stated}))
+    assert reader.board is not None and reader.board.fifteen_radius == 98.0
+    assert reader.board.ten_radius == STANDARD.ten_radius
+    with SimTable(seed=5, width=1014, height=760) as table:
+        cal = vision.calibrate(table.camera.capture(), seat0=table.seat0_edge())
+    vision.save_calibration(cal, tmp_path / "cal.json")
+    camera = {"kind": "sim", "calibration": str(tmp_path / "cal.json"), "width": 1014,
+              "height": 760}
+    same = parse({"backend": "sim", "camera": camera,
+                  "board": {"fifteen_radius": cal.board.fifteen_radius,
+                            "ten_radius": cal.board.ten_radius,
+                            "outer_radius": cal.board.outer_radius,
+                            **{k: getattr(cal.board, k) for k in (
+                                "hole_diameter", "surface_radius", "ditch_radius",
+                                "line_width", "disc_diameter", "disc_thickness")}}})
+    assert VisionReader(same).board is None  # the calibration's board, which is the same
+    other = parse({"backend": "sim", "camera": camera, "board": stated})
+    with pytest.raises(CameraError, match="another board.*calibrate again"):
+        VisionReader(other)
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'backend = "sim"\nstore = "{tmp_path / "e.db"}"\n[camera]\nkind = "sim"\n'
+                   f'calibration = "{tmp_path / "cal.json"}"\nwidth = 1014\nheight = 760\n'
+                   '[board]\nfifteen_radius = 98.0\n')
+    found = {f.part: f for f in examine(cfg)}
+    assert not found["camera"].ok and "another board" in found["camera"].detail

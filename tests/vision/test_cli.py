@@ -46,8 +46,9 @@ def test_score_prints_one_json_line_per_image(files, capsys, tmp_path):
     for line, name in zip(lines, names, strict=True):
         got = json.loads(line)
         assert got["image"] == name
-        assert {"image", "discs", "totals", "confidence"} <= set(got) <= {
-            "image", "discs", "totals", "confidence", "check", "notes"}
+        assert {"image", "discs", "totals", "confidence", "board"} <= set(got) <= {
+            "image", "discs", "totals", "confidence", "check", "notes", "board"}
+        assert got["board"]["outer_radius"] > got["board"]["ten_radius"] > 0
         assert 0.0 <= got["confidence"] <= 1.0
         for d in got["discs"]:
             assert set(d) == {"x_mm", "y_mm", "team", "zone", "uncertain"}
@@ -113,3 +114,39 @@ def test_calibrate_says_when_the_picture_is_not_a_board(capsys, tmp_path):
     assert main(["calibrate", str(flat), "--out", str(tmp_path / "cal.json")]) == 2
     assert "crokiscore calibrate:" in capsys.readouterr().err
     assert not (tmp_path / "cal.json").exists()
+
+
+def _board_config(tmp_path, **radii) -> str:
+    lines = "".join(f"{k} = {v}\n" for k, v in radii.items())
+    path = tmp_path / "box.toml"
+    path.write_text(f'backend = "sim"\n\n[board]\n{lines}')
+    return str(path)
+
+
+def test_calibrate_takes_the_config_s_stated_board(files, capsys, tmp_path):
+    folder, _, _ = files
+    config = _board_config(tmp_path, fifteen_radius=100.0)
+    assert main(["calibrate", str(folder / "empty.png"), "--out", str(tmp_path / "cal.json"),
+                 "--config", config]) == 0
+    out = capsys.readouterr().out
+    assert "as stated in the config" in out and "15 line 100.0 mm" in out
+    stated = json.loads((tmp_path / "cal.json").read_text())
+    assert stated["board_from"] == "stated"
+
+
+def test_calibrate_names_a_broken_config(files, capsys, tmp_path):
+    folder, _, _ = files
+    config = _board_config(tmp_path, fifteen_radius="'wide'")
+    assert main(["calibrate", str(folder / "empty.png"), "--out", str(tmp_path / "cal.json"),
+                 "--config", config]) == 2
+    err = capsys.readouterr().err
+    assert "crokiscore calibrate:" in err and "fifteen_radius" in err
+    assert not (tmp_path / "cal.json").exists()
+
+
+def test_score_reads_by_the_config_s_stated_board(files, capsys, tmp_path):
+    _, names, _ = files
+    config = _board_config(tmp_path, fifteen_radius=100.0)
+    assert main(["score", names[0], "--json", "--config", config]) in (0, 1)
+    line = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert line["board"]["fifteen_radius"] == 100.0
