@@ -126,7 +126,7 @@ def test_the_config_s_stated_board_reaches_the_reader(tmp_path):
                                 "line_width", "disc_diameter", "disc_thickness")}}})
     assert VisionReader(same).board is None  # the calibration's board, which is the same
     other = parse({"backend": "sim", "camera": camera, "board": stated})
-    with pytest.raises(CameraError, match="another board.*calibrate again"):
+    with pytest.raises(CameraError, match=r"another board.*calibrate again"):
         VisionReader(other)
     cfg = tmp_path / "c.toml"
     cfg.write_text(f'backend = "sim"\nstore = "{tmp_path / "e.db"}"\n[camera]\nkind = "sim"\n'
