@@ -34,6 +34,7 @@ and every disc's; ``--keep DIR`` keeps the frames.
 
     python bench/vision.py [--frames 200] [--sets tuning,held-out | --seed N] [--looks varied]
                            [--views pi,phone,video] [--per-rig 4] [--board-known]
+                           [--readings calibrated,scratch]
                            [--keep DIR [--reuse]] [--failures 20] [--records FILE] [--real]
 """
 
@@ -349,7 +350,7 @@ def read_set(rendered: list[tuple[Path, list[dict]]], args: argparse.Namespace, 
             speed.decode[size].append(decode_ms)
             board = Board(**truth["board"]) if args.board_known else STANDARD
             rig = (where.name, item["rig"])
-            if rig not in cals:
+            if rig not in cals and "calibrated" in args.readings:
                 empty = cv2.imread(str(where / item["empty"]))
                 et = json.loads((where / item["empty_truth"]).read_text())
                 try:
@@ -357,9 +358,11 @@ def read_set(rendered: list[tuple[Path, list[dict]]], args: argparse.Namespace, 
                                           name=item["empty"])
                 except Exception as exc:  # the rig's frames count as refused with it
                     cals[rig] = f"{type(exc).__name__}: rig not calibrated: {exc}"
-            cal = cals[rig]
+            cal = cals.get(rig)
             name = f"{where.name}/{item['image']}"
             for tally, use_cal in ((with_cal, True), (without, False)):
+                if ("calibrated" if use_cal else "scratch") not in args.readings:
+                    continue
                 key = (rig, use_cal)
                 if use_cal and isinstance(cal, str):
                     tally.add(name, truth["tags"], refused(truth, cal))
@@ -413,6 +416,9 @@ def main() -> None:
     p.add_argument("--looks", choices=("classic", "varied"), default="varied")
     p.add_argument("--views", default="pi,phone,video", help="with the varied looks")
     p.add_argument("--per-rig", type=int, default=4)
+    p.add_argument("--readings", default="calibrated,scratch",
+                   help="which readings: calibrated (with the rig's calibration), scratch "
+                   "(the board found in each frame), or both")
     p.add_argument("--board-known", action="store_true",
                    help="tell vision each board's true geometry (the product is not told it)")
     p.add_argument("--keep", help="render into this folder and keep it")
@@ -424,6 +430,9 @@ def main() -> None:
     p.add_argument("--real", action="store_true", help="also the two real photos in the "
                    "repository (bench/realdev.py reads them and a folder of others)")
     args = p.parse_args()
+    args.readings = {r.strip() for r in args.readings.split(",") if r.strip()}
+    if not args.readings or args.readings - {"calibrated", "scratch"}:
+        p.error("--readings takes calibrated, scratch or calibrated,scratch")
     if args.reuse and not args.keep:
         p.error("--reuse needs --keep DIR")
     if args.seed is not None:
@@ -447,8 +456,10 @@ def main() -> None:
             results.append((name, seeds, *read_set(rendered, args, speed)))
     for name, seeds, with_cal, without in results:
         label = f"{name} (play seed {seeds[0]}, layouts seed {seeds[1]})"
-        with_cal.table(f"{label}, with the rig's calibration")
-        without.table(f"{label}, board found in each frame")
+        if "calibrated" in args.readings:
+            with_cal.table(f"{label}, with the rig's calibration")
+        if "scratch" in args.readings:
+            without.table(f"{label}, board found in each frame")
     speed.report()
     if args.records:
         with open(args.records, "w", encoding="utf-8") as out:
@@ -457,10 +468,12 @@ def main() -> None:
                     for r in tally.records:
                         out.write(json.dumps({"set": name, "reading": mode, **r}) + "\n")
     for name, _, with_cal, without in results:
-        print(f"\n== failures, {name}, with the calibration")
-        with_cal.show_failures(args.failures)
-        print(f"\n== failures, {name}, from scratch")
-        without.show_failures(args.failures)
+        if "calibrated" in args.readings:
+            print(f"\n== failures, {name}, with the calibration")
+            with_cal.show_failures(args.failures)
+        if "scratch" in args.readings:
+            print(f"\n== failures, {name}, from scratch")
+            without.show_failures(args.failures)
     if args.real:
         bench_real()
     load = os.getloadavg()
