@@ -16,6 +16,7 @@ from vision.errors import (
     NoBoardFound,
     TooDark,
     TooManyColours,
+    UnknownSeat,
     UnreadableImage,
     VisionError,
 )
@@ -23,7 +24,8 @@ from vision.reading import DiscReading, Reading, confirmed_colours, read_board, 
 
 __all__ = [
     "BoardInDoubt", "Calibration", "CalibrationError", "CameraMoved", "DiscReading",
-    "NoBoardFound", "Reading", "TooDark", "TooManyColours", "UnreadableImage", "VisionError",
+    "NoBoardFound", "Reading", "TooDark", "TooManyColours", "UnknownSeat", "UnreadableImage",
+    "VisionError",
     "annotate", "calibrate", "confirmed_colours", "load_calibration", "read_board",
     "save_calibration", "to_discs",
 ]

@@ -27,7 +27,7 @@ from rules.board import STANDARD, Board
 from vision.camera import CameraModel
 from vision.discs import PX_PER_MM, ViewMaps, view_maps
 from vision.empty import reference_of
-from vision.errors import CalibrationError
+from vision.errors import CalibrationError, UnknownSeat
 from vision.registration import find_board, grey_of
 from vision.rims import clutter
 from vision.seats import SIDES, find_turn, place_seats
@@ -115,7 +115,7 @@ class Calibration:
             board = Board(**{k: v for k, v in data.get("board", {}).items() if k in names})
             seat0 = data.get("seat0", "bottom")
             if seat0 not in SIDES:
-                raise ValueError(f"seat0 must be one of {', '.join(SIDES)}, not {seat0!r}")
+                raise CalibrationError(f"seat0 must be one of {', '.join(SIDES)}, not {seat0!r}")
             fit = data.get("fit", {})
             cal = cls(camera, board, seat0, float(data.get("focal_sigma", 0.03)),
                       float(fit.get("sigma_mm", 0.0)), int(fit.get("points", 0)),
@@ -125,7 +125,7 @@ class Calibration:
                       float(fit.get("line_polarity", 0.0)),
                       tuple(float(v) for v in fit.get("clutter", ()))[:2])
             if cal.clutter and len(cal.clutter) != 2:
-                raise ValueError("clutter must be two numbers")
+                raise CalibrationError("clutter must be two numbers")
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(f"{source} is damaged ({exc}); calibrate again") from None
         empty = data.get("empty")
@@ -165,7 +165,7 @@ def calibrate(frame: np.ndarray, *, seat0: str = "bottom", focal_px: float | Non
     """Finds the board on an empty-board frame, measures its circles (unless ``board`` states
     them), fits the camera to it and keeps the empty board's look for comparing rounds with."""
     if seat0 not in SIDES:
-        raise ValueError(f"seat 0 sits at one of {', '.join(SIDES)}, not {seat0!r}")
+        raise UnknownSeat(f"seat 0 sits at one of {', '.join(SIDES)}, not {seat0!r}")
     found = find_board(frame, board or STANDARD, focal_px=focal_px, name=name,
                        measure=board is None)
     grey = grey_of(frame)

@@ -20,6 +20,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.errors import CalibrationError
+
 _UNDISTORT = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 30, 1e-12)
 
 
@@ -121,18 +123,19 @@ class CameraModel:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> CameraModel:
         """Reads :meth:`to_json`'s shape (also the simulator's truth ``camera``). Raises KeyError,
-        TypeError or ValueError on anything else; callers turn those into their own error."""
+        TypeError, ValueError or CalibrationError (a ValueError) on anything else; callers turn
+        those into their own error."""
         m = np.asarray(data["matrix"], np.float64)
         d = [float(v) for v in data["distortion"]]
         if m.shape != (3, 3) or len(d) < 4:
-            raise ValueError("a camera needs a 3x3 matrix and at least 4 distortion terms")
+            raise CalibrationError("a camera needs a 3x3 matrix and at least 4 distortion terms")
         rvec = tuple(float(v) for v in data["rvec"])
         tvec = tuple(float(v) for v in data["tvec"])
         if len(rvec) != 3 or len(tvec) != 3:
-            raise ValueError("a camera pose needs rvec and tvec of 3 numbers each")
+            raise CalibrationError("a camera pose needs rvec and tvec of 3 numbers each")
         values = [m[0, 0], m[1, 1], m[0, 2], m[1, 2], *d[:4], *rvec, *tvec]
         if not np.all(np.isfinite(values)):
-            raise ValueError("a camera's numbers must be finite")
+            raise CalibrationError("a camera's numbers must be finite")
         return cls(int(data["width"]), int(data["height"]), float(m[0, 0]), float(m[1, 1]),
                    float(m[0, 2]), float(m[1, 2]), d[0], d[1], d[2], d[3],
                    rvec, tvec)  # type: ignore[arg-type]

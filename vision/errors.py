@@ -34,6 +34,10 @@ class CalibrationError(VisionError, ValueError):
     of another size."""
 
 
+class UnknownSeat(VisionError, ValueError):
+    """Seat 0 was said to sit at an edge of the frame that is not one of the four."""
+
+
 class BoardInDoubt(VisionError, ValueError):
     """The board was found but cannot be read surely enough to score it as read (part of it
     out of view, lines followed only loosely, sides that cannot be told apart), and no disc

@@ -20,6 +20,7 @@ import numpy as np
 
 from rules.board import Board
 from vision.camera import CameraModel
+from vision.errors import UnknownSeat
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +132,7 @@ def place_seats(camera: CameraModel, turn: Turn, board: Board, seat0: str = "bot
     """The camera with the board turned by ``turn`` and then by the quarter turns that put
     seat 0 toward the frame's ``seat0`` edge."""
     if seat0 not in _SIDE_ANGLE:
-        raise ValueError(f"seat 0 sits at one of {', '.join(SIDES)}, not {seat0!r}")
+        raise UnknownSeat(f"seat 0 sits at one of {', '.join(SIDES)}, not {seat0!r}")
     cam = turned(camera, turn.degrees)
     if turn.source == "pegs":  # an eighth turn is as likely: take the squarer of the two
         other = turned(camera, turn.degrees + 45.0)

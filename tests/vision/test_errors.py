@@ -20,8 +20,10 @@ from vision import (
     NoBoardFound,
     TooDark,
     TooManyColours,
+    UnknownSeat,
     UnreadableImage,
     VisionError,
+    calibrate,
     read_board,
     to_discs,
 )
@@ -30,9 +32,15 @@ from vision.command import read_image
 
 def test_the_errors_share_a_root():
     for err in (UnreadableImage, TooDark, NoBoardFound, TooManyColours, CalibrationError,
-                BoardInDoubt, CameraMoved):
+                BoardInDoubt, CameraMoved, UnknownSeat):
         assert issubclass(err, VisionError)
         assert issubclass(err, CrokiscoreError)
+
+
+def test_a_seat_at_no_edge_is_named():
+    frame = np.full((120, 160, 3), 128, np.uint8)
+    with pytest.raises(UnknownSeat, match="'middle'"):
+        calibrate(frame, seat0="middle")
 
 
 def test_a_missing_file_is_named(tmp_path):
