@@ -271,6 +271,7 @@ class Service:
         for u, board, _mid, started, rules, _players, event, finished, summary in reversed(rows):
             s = json.loads(summary) if summary else {}
             out.append({"uuid": u, "board": board, "rules": rules, "event": event,
+                        "scoring": "legs" if s.get("legs") is not None else "rounds",
                         "started": started, "finished": finished, "teams": s.get("teams"),
                         "score": s.get("score"), "legs": s.get("legs"), "sets": s.get("sets"),
                         "winner": s.get("winner"), "stats": s.get("stats", [])})

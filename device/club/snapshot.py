@@ -77,11 +77,12 @@ def state_json(snap: BoardSnapshot, board: str, started: float | None, seq: int,
         reading=reading_json(count))
     match s:
         case DartsSummary(turn=turn):
-            out.update(legs=list(s.legs), sets=list(s.sets), set=s.set_no, leg=s.leg_no,
+            out.update(scoring="legs", legs=list(s.legs), sets=list(s.sets), set=s.set_no,
+                       leg=s.leg_no,
                        turn=None if turn is None else turn.to_json(),
                        round=len(s.turns) + (1 if turn is None else 0))
         case RoundsSummary():
-            out.update(round=s.round, discs_left=list(s.discs_left),
+            out.update(scoring="rounds", round=s.round, discs_left=list(s.discs_left),
                        rounds=[{"totals": list(r.totals), "points": list(r.points)}
                                for r in s.rounds if r.points is not None])
         case other:

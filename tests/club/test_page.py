@@ -59,15 +59,21 @@ def test_the_page_shows_every_board_and_follows_the_play(broker: Mosquitto, brow
             FedBox(box_config(tmp_path, broker.address, "board-1"),
                    MATCHES / "tournament-singles.jsonl") as one, \
             FedBox(box_config(tmp_path, broker.address, "board-2"),
-                   MATCHES / "casual-100-doubles.jsonl") as two:
+                   MATCHES / "casual-100-doubles.jsonl") as two, \
+            FedBox(box_config(tmp_path, broker.address, "board-3"),
+                   MATCHES / "crokidarts.jsonl") as three:
         one.start(events=10)
         two.start(events=5)
-        until(lambda: hub.events() == 11 + 6, 20, "both boards' events at the hub")
+        three.start(events=5)
+        until(lambda: hub.events() == 11 + 6 + 6, 20, "the boards' events at the hub")
         browser.get(hub.url + "/")
-        wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.board")) == 2,
-             "two boards on the page")
+        wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "article.board")) == 3,
+             "three boards on the page")
         assert text(browser, card("board-1", ".teams")) == "Ann\nv\nBob"
         assert text(browser, card("board-2", ".teams")) == "Ann & Cat\nv\nBob & Dan"
+        # a crokidarts board is counted in legs and sets, by its state's scoring
+        darts = text(browser, card("board-3", ".progress"))
+        assert darts is not None and "set 1 · leg" in darts and "round" not in darts, darts
         wait(browser, lambda d: d.find_element(By.ID, "link").text == "live", "the live link")
         for upto in (18, 40):   # past round 1's reading, then into round 3
             one.feed_more(upto)

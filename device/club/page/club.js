@@ -28,7 +28,7 @@ function progressText(state) {
     if (state.winner === null || state.winner === undefined) return "finished: a draw";
     return `finished: ${teamsOf(state)[state.winner]} win${teamsOf(state)[state.winner].includes("&") ? "" : "s"}`;
   }
-  const where = state.rules === "crokidarts"
+  const where = state.scoring === "legs"
     ? `set ${state.set || 1} · leg ${state.leg || 1} · legs ${state.legs[0]}–${state.legs[1]}`
     : `round ${state.round}`;
   if (state.awaiting === "confirm") return `${where} · CHECK the board`;
@@ -92,7 +92,7 @@ function drawResults(results) {
   const body = document.querySelector("#results tbody");
   body.replaceChildren(...results.map((r) => {
     const teams = r.teams || ["", ""];
-    const score = r.rules === "crokidarts" ? (r.sets && r.sets.some((x) => x) ? r.sets : r.legs) : r.score;
+    const score = r.scoring === "legs" ? (r.sets && r.sets.some((x) => x) ? r.sets : r.legs) : r.score;
     const winner = r.winner === null || r.winner === undefined ? "draw" : teams[r.winner];
     return el("tr", {"data-uuid": r.uuid}, el("td", {}, r.board), el("td", {}, teams.join(" v ")),
               el("td", {}, score ? `${score[0]}–${score[1]}` : ""), el("td", {}, winner),
