@@ -111,8 +111,10 @@ class BoardWatcher:
                     if wanted:
                         self.put(ReadingDone(token, discs, self.clock(), picture))
             except CrokiscoreError as exc:
+                # the whole message to the log, the few words the display has room for to it
                 log.warning("board reading failed: %s", exc)
-                self.put(ReadingFailed(token, str(exc), self.clock()))
+                self.put(ReadingFailed(token, getattr(exc, "words", None) or str(exc),
+                                       self.clock()))
             except Exception as exc:  # a bug in reading must not kill the watcher
                 log.exception("board reading crashed")
                 self.put(ReadingFailed(token, f"reading the board failed: {exc!r}", self.clock()))

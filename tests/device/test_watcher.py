@@ -83,3 +83,24 @@ def test_a_camera_failure_is_reported_for_the_request(tmp_path, broken):
         assert ("cannot read" in got.reason) if broken == "missing" else "black" in got.reason
     finally:
         w.close()
+
+
+def test_what_vision_cannot_read_reaches_the_display_in_few_words(tmp_path):
+    """The whole message goes to the log; the display, which has room for a few words, gets
+    the error's own (``VisionError.words``)."""
+    import vision
+    from vision import NoBoardFound, TooDark
+
+    def read(frame):
+        return vision.to_discs(vision.read_board(frame)), None
+
+    cam = frames(tmp_path, [128])   # a flat grey frame: a picture, but nothing to read
+    q = queue.Queue()
+    w = BoardWatcher(cam, read, q.put, Settle(frames=1, interval_s=0.001))
+    try:
+        w.request(3)
+        got = q.get(timeout=30)
+        assert isinstance(got, ReadingFailed) and got.token == 3
+        assert got.reason in (TooDark.words, NoBoardFound.words)
+    finally:
+        w.close()

@@ -37,6 +37,16 @@ def test_the_errors_share_a_root():
         assert issubclass(err, CrokiscoreError)
 
 
+def test_each_error_has_words_the_display_has_room_for():
+    kinds = (VisionError, UnreadableImage, TooDark, NoBoardFound, TooManyColours,
+             CalibrationError, BoardInDoubt, CameraMoved, UnknownSeat)
+    words = [k.words for k in kinds]
+    assert len(set(words)) == len(words)  # each says which trouble it is
+    assert all(0 < len("camera: " + w) <= 30 for w in words), words
+    assert CameraMoved("camera moved: calibrate again (frame.jpg: ...)").words == \
+        "moved, calibrate again"
+
+
 def test_a_seat_at_no_edge_is_named():
     frame = np.full((120, 160, 3), 128, np.uint8)
     with pytest.raises(UnknownSeat, match="'middle'"):
