@@ -238,6 +238,8 @@ class _Peak:
     mass: float      # share of a circle's round
     snr: float       # over the count's level around it
     sides: float = 0.0  # how unlike the board is on its two sides (log grey; 0: alike)
+    inside: float = 0.0   # the picture's log grey just inside it (median over its round)
+    outside: float = 0.0  # ... and just outside it
 
 
 def _peaks(hist: np.ndarray, radii: np.ndarray, first: int, count: int = 14) -> list[_Peak]:
@@ -268,6 +270,25 @@ def _painted(peak: _Peak) -> float:
     return math.exp(-((peak.sides / SIDES_APART) ** 2))
 
 
+BOARD_APART = 0.5  # log grey: the lines all lie on the board, whose colour is the same at each
+
+
+def _on_board(a: _Peak, b: _Peak, c: _Peak, edge: _Peak | None) -> float:
+    """How much three ridge peaks look like lines painted on one board (1) rather than a line
+    or two of it and a circle beyond the board (the ditch's far wall, a frame's moulding, which
+    have the ditch's or the frame's colour on both sides): the board's colour, taken about the
+    15 line, is what lies either side of the 10 and outer lines too, and just inside the
+    surface's edge."""
+    if a.inside == 0.0 and a.outside == 0.0:
+        return 1.0
+    level = 0.5 * (a.inside + a.outside)
+    others = [b.inside, b.outside, c.inside, c.outside]
+    if edge is not None and (edge.inside or edge.outside):
+        others.append(edge.inside)
+    apart = max(abs(v - level) for v in others)
+    return math.exp(-((apart / BOARD_APART) ** 2))
+
+
 def _two_sides(g: np.ndarray, cx: float, cy: float, squash: float, angle: float,
                peaks: list[_Peak]) -> list[_Peak]:
     """The peaks with how unlike the picture is just inside and just outside each: the median
@@ -288,9 +309,12 @@ def _two_sides(g: np.ndarray, cx: float, cy: float, squash: float, angle: float,
                                   borderMode=cv2.BORDER_CONSTANT, borderValue=-1.0).ravel())
         inside, outside = vals
         ok = (inside >= 0) & (outside >= 0)
-        sides = (float(np.median(np.abs(np.log(inside[ok] + 8.0) - np.log(outside[ok] + 8.0))))
-                 if ok.sum() > 20 else 0.0)
-        out.append(_Peak(p.radius, p.mass, p.snr, sides))
+        if ok.sum() > 20:
+            li, lo = np.log(inside[ok] + 8.0), np.log(outside[ok] + 8.0)
+            out.append(_Peak(p.radius, p.mass, p.snr, float(np.median(np.abs(li - lo))),
+                             float(np.median(li)), float(np.median(lo))))
+        else:
+            out.append(_Peak(p.radius, p.mass, p.snr))
     return out
 
 
@@ -315,7 +339,7 @@ def _triples(lines: list[_Peak], steps: list[_Peak], board: Board
                 v = _strength(s) * math.exp(-0.5 * ((q - math.log(ks)) / 0.05) ** 2)
                 if v > edge_score:
                     edge, edge_score = s, v
-        painted = _painted(a) * _painted(b) * _painted(c)
+        painted = _painted(a) * _painted(b) * _painted(c) * _on_board(a, b, c, edge)
         score = ((_strength(a) + _strength(b) + _strength(c) + edge_score)
                  * (0.5 + 0.5 * prior) * (0.5 + 0.5 * painted))
         out.append((score, (a, b, c), edge))
@@ -344,7 +368,8 @@ def find(grey: np.ndarray, board: Board, count: int = 4) -> list[Coarse]:
         cx, cy, squash, angle, _ = _centre_search(pts, vx * s, vy * s, size)
         lines = _two_sides(g, cx, cy, squash, angle,
                            _peaks(_histogram(pts, cx, cy, squash, angle, lo, hi), radii, first))
-        steps = _peaks(_histogram(feats["step"], cx, cy, squash, angle, lo, hi), radii, first)
+        steps = _two_sides(g, cx, cy, squash, angle, _peaks(
+            _histogram(feats["step"], cx, cy, squash, angle, lo, hi), radii, first))
         r = _radius(pts, cx, cy, squash, angle)
         # the best few of each polarity: light ridges (grain, seams, a glare) can outscore a
         # dark-lined board's own lines, and the other way about
