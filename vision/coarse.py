@@ -71,6 +71,18 @@ class Coarse:
 
 def centre_vote(grey: np.ndarray) -> tuple[float, float]:
     """Where the strong edges' gradient lines cross most (full-frame pixels)."""
+    return centre_votes(grey, 1)[0]
+
+
+VOTES = 4         # the centre search starts from this many of the vote's peaks
+_VOTE_APART = 0.05  # ... lying at least this share of the frame's size apart
+
+
+def centre_votes(grey: np.ndarray, count: int = VOTES) -> list[tuple[float, float]]:
+    """The ``count`` points where the strong edges' gradient lines cross most, the most
+    first (full-frame pixels), at least ``_VOTE_APART`` of the frame apart: a straight edge
+    as strong as the rings' (a frame's side, a bar of light across the board) spreads its
+    votes along a band, and where bands cross they can outvote the centre itself."""
     h0, w0 = grey.shape
     s = _VOTE_PX / max(h0, w0)
     g = cv2.GaussianBlur(cv2.resize(grey, None, fx=s, fy=s, interpolation=cv2.INTER_AREA),
@@ -93,8 +105,13 @@ def centre_vote(grey: np.ndarray) -> tuple[float, float]:
         acc += np.bincount((py * w + px)[ok], np.broadcast_to(wgt[:, None], ok.shape)[ok],
                            minlength=h * w)
     acc = cv2.GaussianBlur(acc.reshape(h, w).astype(np.float32), (0, 0), 1.0)
-    cy, cx = np.unravel_index(int(np.argmax(acc)), acc.shape)
-    return float(cx) / s, float(cy) / s
+    apart = max(3, round(_VOTE_APART * max(h, w)))
+    local = cv2.dilate(acc, np.ones((2 * apart + 1, 2 * apart + 1), np.uint8))
+    ys, xs = np.nonzero((acc >= local) & (acc > 0))
+    if not len(xs):
+        return [(w / 2 / s, h / 2 / s)]
+    order = np.argsort(-acc[ys, xs], kind="stable")[:count]
+    return [(float(xs[i]) / s, float(ys[i]) / s) for i in order]
 
 
 @dataclass(frozen=True)
@@ -184,10 +201,11 @@ _SHAPES = np.array([(1.0, 0.0)] + [(q, math.radians(a)) for q in (1.04, 1.1, 1.2
                                    for a in range(0, 180, 15)], np.float32)
 
 
-def _centre_search(p: _Points, cx: float, cy: float, size: float
+def _centre_search(p: _Points, starts: list[tuple[float, float]], size: float
                    ) -> tuple[float, float, float, float, float]:
     """The centre and squash that make the points' circles sharpest, and that sharpness. The
-    centre is searched in narrowing steps with round circles; then a squashed metric is tried,
+    centre is searched in narrowing steps with round circles, the widest from each of
+    ``starts`` and the rest from the sharpest of those; then a squashed metric is tried,
     and kept only if it sharpens them clearly (a tilted camera's ellipses), the centre then
     searched once more with it."""
     # the middle of the board left out: discs crowding round the hole ring themselves
@@ -211,7 +229,9 @@ def _centre_search(p: _Points, cx: float, cy: float, size: float
             cx, cy, best = float(tx[k]), float(ty[k]), float(scores[k])
         return cx, cy, best
 
-    cx, cy, best = search(cx, cy, 1.0, 0.0, levels)
+    cx, cy, best = max((search(x, y, 1.0, 0.0, levels[:1]) for x, y in starts),
+                       key=lambda t: t[2])
+    cx, cy, best = search(cx, cy, 1.0, 0.0, levels[1:])
     few = p.some(_SEARCH_POINTS)
     scores = _sharpness(few, np.float32(cx), np.float32(cy), _SHAPES[:, 0], _SHAPES[:, 1],
                         inner, outer)
@@ -350,7 +370,8 @@ def _triples(lines: list[_Peak], steps: list[_Peak], board: Board
 def find(grey: np.ndarray, board: Board, count: int = 4) -> list[Coarse]:
     """Up to ``count`` hypotheses of the board's centre and circles, the likeliest first
     (module docstring); none when nothing in the frame is ringed like a board."""
-    vx, vy = centre_vote(grey)
+    votes = centre_votes(grey)
+    vx, vy = votes[0]  # the features' radial directions are taken about the likeliest
     h0, w0 = grey.shape
     s = min(1.0, WORK_PX / max(h0, w0))
     g = cv2.resize(grey, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else grey
@@ -365,7 +386,9 @@ def find(grey: np.ndarray, board: Board, count: int = 4) -> list[Coarse]:
         pts = feats[polarity]
         if len(pts.w) < 50:
             continue
-        cx, cy, squash, angle, _ = _centre_search(pts, vx * s, vy * s, size)
+        # from each of the vote's peaks: the circles' sharpness says which is the centre
+        cx, cy, squash, angle, _ = _centre_search(pts, [(x * s, y * s) for x, y in votes],
+                                                  size)
         lines = _two_sides(g, cx, cy, squash, angle,
                            _peaks(_histogram(pts, cx, cy, squash, angle, lo, hi), radii, first))
         steps = _two_sides(g, cx, cy, squash, angle, _peaks(
