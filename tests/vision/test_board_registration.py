@@ -37,3 +37,33 @@ def test_the_club_board_s_lines_are_measured(frames, rig, why):
     assert cal.board_from == "measured", why
     for g, w in zip(got, want, strict=True):
         assert abs(g - w) < 1.5, (why, got, want)
+
+
+def _reading(camera, radii, agreement):
+    """A fit as :func:`vision.registration.find_board` weighs them."""
+    from rules.board import STANDARD
+    from vision.registration import measured
+
+    board = measured(STANDARD, (*radii, radii[2] * 1.08))
+    return camera, None, agreement, board, -1.0
+
+
+def test_two_readings_of_the_lines_that_fit_alike_put_the_board_in_doubt():
+    from rules.board import STANDARD
+    from vision.camera import looking_down
+    from vision.registration import _doubt, scaled_camera
+
+    camera = looking_down(2028, 1520, 1500.0, (1014.0, 760.0), 2.0)
+    best = _reading(camera, (109.1, 233.1, 304.8), 0.95)
+    # the ditch's far wall (388 mm here) taken for the outer line: the board taken for one
+    # 1.27 times as small, its 15 and 10 lines (the same circles of the picture) at 86 and 183
+    wall = _reading(scaled_camera(camera, 304.8 / 388.0), (86.0, 183.3, 304.8), 0.93)
+    assert "two ways" in _doubt(best, [best, wall], STANDARD)
+    # ... but not when it explains the lines clearly worse
+    assert _doubt(best, [best, wall[:2] + (0.85,) + wall[3:]], STANDARD) == ""
+    # the same circles of the picture, measured at other radii (a lens's distortion and a
+    # board's proportions trade): one reading, not two
+    same = _reading(scaled_camera(camera, 1.0 / 1.01), (108.0, 230.8, 301.8), 0.95)
+    assert _doubt(best, [best, same], STANDARD) == ""
+    # lines followed over too little of their round
+    assert "only 50%" in _doubt(best[:2] + (0.5,) + best[3:], [], STANDARD)
