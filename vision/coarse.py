@@ -266,11 +266,7 @@ def _peaks(hist: np.ndarray, radii: np.ndarray, first: int, count: int = 14) -> 
     sm = np.convolve(hist, [0.25, 0.5, 0.25], mode="same").astype(np.float32)
     local = cv2.dilate(sm.reshape(1, -1), np.ones((1, 5), np.uint8)).ravel()
     idx = [i for i in np.flatnonzero((sm >= local) & (sm > 0)) if first <= i < len(sm) - 2]
-    # ranked by how far each stands over the count around it: a figured board's grain counts
-    # more the further out (its ridge points fill the area, a line only its round), and would
-    # bury the 15 line under its own outer bins
-    base = np.array([np.median(sm[max(0, i - 25):i + 26]) for i in idx])
-    idx = [i for _, i in sorted(zip(-(sm[idx] - base), idx, strict=True))][:count]
+    idx = sorted(idx, key=lambda i: -sm[i])[:count]
     out = []
     for i in sorted(idx):
         mass = float(hist[max(0, i - 2):i + 3].sum())
