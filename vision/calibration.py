@@ -28,7 +28,7 @@ from vision.camera import CameraModel
 from vision.discs import PX_PER_MM, ViewMaps, view_maps
 from vision.empty import reference_of
 from vision.errors import BoardInDoubt, CalibrationError
-from vision.registration import find_board, grey_of
+from vision.registration import DOUBT_AGREEMENT, find_board, grey_of
 from vision.rims import clutter
 from vision.seats import SIDES, find_turn, place_seats
 
@@ -168,8 +168,10 @@ def calibrate(frame: np.ndarray, *, seat0: str = "bottom", focal_px: float | Non
         raise ValueError(f"seat 0 sits at one of {', '.join(SIDES)}, not {seat0!r}")
     found = find_board(frame, board or STANDARD, focal_px=focal_px, name=name,
                        measure=board is None)
-    if found.doubt:
-        # every round would be read by it: a guess between two readings is not made here
+    if found.doubt and found.agreement >= DOUBT_AGREEMENT:
+        # two readings of the lines that fit alike: every round would be read by a guess
+        # between them. (An empty board's lines found over less of their round are not
+        # refused: each round is checked against the agreement found here.)
         raise BoardInDoubt(f"{name}: {found.doubt}; make sure the whole board is in view and "
                            "lit, or state the board's radii in the config's [board] and "
                            "calibrate with it")
