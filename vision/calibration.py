@@ -27,8 +27,8 @@ from rules.board import STANDARD, Board
 from vision.camera import CameraModel
 from vision.discs import PX_PER_MM, ViewMaps, view_maps
 from vision.empty import reference_of
-from vision.errors import CalibrationError, UnknownSeat
-from vision.registration import find_board, grey_of
+from vision.errors import BoardInDoubt, CalibrationError, UnknownSeat
+from vision.registration import DOUBT_AGREEMENT, find_board, grey_of
 from vision.rims import clutter
 from vision.seats import SIDES, find_turn, place_seats
 
@@ -168,6 +168,13 @@ def calibrate(frame: np.ndarray, *, seat0: str = "bottom", focal_px: float | Non
         raise UnknownSeat(f"seat 0 sits at one of {', '.join(SIDES)}, not {seat0!r}")
     found = find_board(frame, board or STANDARD, focal_px=focal_px, name=name,
                        measure=board is None)
+    if found.doubt and found.agreement >= DOUBT_AGREEMENT:
+        # two readings of the lines that fit alike: every round would be read by a guess
+        # between them. (An empty board's lines found over less of their round are not
+        # refused: each round is checked against the agreement found here.)
+        raise BoardInDoubt(f"{name}: {found.doubt}; make sure the whole board is in view and "
+                           "lit, or state the board's radii in the config's [board] and "
+                           "calibrate with it")
     grey = grey_of(frame)
     turn = find_turn(grey, found.camera, found.board, found.polarity)
     camera = place_seats(found.camera, turn, found.board, seat0)

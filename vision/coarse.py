@@ -71,6 +71,18 @@ class Coarse:
 
 def centre_vote(grey: np.ndarray) -> tuple[float, float]:
     """Where the strong edges' gradient lines cross most (full-frame pixels)."""
+    return centre_votes(grey, 1)[0]
+
+
+VOTES = 4         # the centre search starts from this many of the vote's peaks
+_VOTE_APART = 0.05  # ... lying at least this share of the frame's size apart
+
+
+def centre_votes(grey: np.ndarray, count: int = VOTES) -> list[tuple[float, float]]:
+    """The ``count`` points where the strong edges' gradient lines cross most, the most
+    first (full-frame pixels), at least ``_VOTE_APART`` of the frame apart: a straight edge
+    as strong as the rings' (a frame's side, a bar of light across the board) spreads its
+    votes along a band, and where bands cross they can outvote the centre itself."""
     h0, w0 = grey.shape
     s = _VOTE_PX / max(h0, w0)
     g = cv2.GaussianBlur(cv2.resize(grey, None, fx=s, fy=s, interpolation=cv2.INTER_AREA),
@@ -93,8 +105,13 @@ def centre_vote(grey: np.ndarray) -> tuple[float, float]:
         acc += np.bincount((py * w + px)[ok], np.broadcast_to(wgt[:, None], ok.shape)[ok],
                            minlength=h * w)
     acc = cv2.GaussianBlur(acc.reshape(h, w).astype(np.float32), (0, 0), 1.0)
-    cy, cx = np.unravel_index(int(np.argmax(acc)), acc.shape)
-    return float(cx) / s, float(cy) / s
+    apart = max(3, round(_VOTE_APART * max(h, w)))
+    local = cv2.dilate(acc, np.ones((2 * apart + 1, 2 * apart + 1), np.uint8))
+    ys, xs = np.nonzero((acc >= local) & (acc > 0))
+    if not len(xs):
+        return [(w / 2 / s, h / 2 / s)]
+    order = np.argsort(-acc[ys, xs], kind="stable")[:count]
+    return [(float(xs[i]) / s, float(ys[i]) / s) for i in order]
 
 
 @dataclass(frozen=True)
@@ -184,10 +201,11 @@ _SHAPES = np.array([(1.0, 0.0)] + [(q, math.radians(a)) for q in (1.04, 1.1, 1.2
                                    for a in range(0, 180, 15)], np.float32)
 
 
-def _centre_search(p: _Points, cx: float, cy: float, size: float
+def _centre_search(p: _Points, starts: list[tuple[float, float]], size: float
                    ) -> tuple[float, float, float, float, float]:
     """The centre and squash that make the points' circles sharpest, and that sharpness. The
-    centre is searched in narrowing steps with round circles; then a squashed metric is tried,
+    centre is searched in narrowing steps with round circles, the widest from each of
+    ``starts`` and the rest from the sharpest of those; then a squashed metric is tried,
     and kept only if it sharpens them clearly (a tilted camera's ellipses), the centre then
     searched once more with it."""
     # the middle of the board left out: discs crowding round the hole ring themselves
@@ -211,7 +229,9 @@ def _centre_search(p: _Points, cx: float, cy: float, size: float
             cx, cy, best = float(tx[k]), float(ty[k]), float(scores[k])
         return cx, cy, best
 
-    cx, cy, best = search(cx, cy, 1.0, 0.0, levels)
+    cx, cy, best = max((search(x, y, 1.0, 0.0, levels[:1]) for x, y in starts),
+                       key=lambda t: t[2])
+    cx, cy, best = search(cx, cy, 1.0, 0.0, levels[1:])
     few = p.some(_SEARCH_POINTS)
     scores = _sharpness(few, np.float32(cx), np.float32(cy), _SHAPES[:, 0], _SHAPES[:, 1],
                         inner, outer)
@@ -238,6 +258,8 @@ class _Peak:
     mass: float      # share of a circle's round
     snr: float       # over the count's level around it
     sides: float = 0.0  # how unlike the board is on its two sides (log grey; 0: alike)
+    inside: float = 0.0   # the picture's log grey just inside it (median over its round)
+    outside: float = 0.0  # ... and just outside it
 
 
 def _peaks(hist: np.ndarray, radii: np.ndarray, first: int, count: int = 14) -> list[_Peak]:
@@ -268,6 +290,25 @@ def _painted(peak: _Peak) -> float:
     return math.exp(-((peak.sides / SIDES_APART) ** 2))
 
 
+BOARD_APART = 0.5  # log grey: the lines all lie on the board, whose colour is the same at each
+
+
+def _on_board(a: _Peak, b: _Peak, c: _Peak, edge: _Peak | None) -> float:
+    """How much three ridge peaks look like lines painted on one board (1) rather than a line
+    or two of it and a circle beyond the board (the ditch's far wall, a frame's moulding, which
+    have the ditch's or the frame's colour on both sides): the board's colour, taken about the
+    15 line, is what lies either side of the 10 and outer lines too, and just inside the
+    surface's edge."""
+    if a.inside == 0.0 and a.outside == 0.0:
+        return 1.0
+    level = 0.5 * (a.inside + a.outside)
+    others = [b.inside, b.outside, c.inside, c.outside]
+    if edge is not None and (edge.inside or edge.outside):
+        others.append(edge.inside)
+    apart = max(abs(v - level) for v in others)
+    return math.exp(-((apart / BOARD_APART) ** 2))
+
+
 def _two_sides(g: np.ndarray, cx: float, cy: float, squash: float, angle: float,
                peaks: list[_Peak]) -> list[_Peak]:
     """The peaks with how unlike the picture is just inside and just outside each: the median
@@ -288,9 +329,12 @@ def _two_sides(g: np.ndarray, cx: float, cy: float, squash: float, angle: float,
                                   borderMode=cv2.BORDER_CONSTANT, borderValue=-1.0).ravel())
         inside, outside = vals
         ok = (inside >= 0) & (outside >= 0)
-        sides = (float(np.median(np.abs(np.log(inside[ok] + 8.0) - np.log(outside[ok] + 8.0))))
-                 if ok.sum() > 20 else 0.0)
-        out.append(_Peak(p.radius, p.mass, p.snr, sides))
+        if ok.sum() > 20:
+            li, lo = np.log(inside[ok] + 8.0), np.log(outside[ok] + 8.0)
+            out.append(_Peak(p.radius, p.mass, p.snr, float(np.median(np.abs(li - lo))),
+                             float(np.median(li)), float(np.median(lo))))
+        else:
+            out.append(_Peak(p.radius, p.mass, p.snr))
     return out
 
 
@@ -315,7 +359,7 @@ def _triples(lines: list[_Peak], steps: list[_Peak], board: Board
                 v = _strength(s) * math.exp(-0.5 * ((q - math.log(ks)) / 0.05) ** 2)
                 if v > edge_score:
                     edge, edge_score = s, v
-        painted = _painted(a) * _painted(b) * _painted(c)
+        painted = _painted(a) * _painted(b) * _painted(c) * _on_board(a, b, c, edge)
         score = ((_strength(a) + _strength(b) + _strength(c) + edge_score)
                  * (0.5 + 0.5 * prior) * (0.5 + 0.5 * painted))
         out.append((score, (a, b, c), edge))
@@ -326,7 +370,8 @@ def _triples(lines: list[_Peak], steps: list[_Peak], board: Board
 def find(grey: np.ndarray, board: Board, count: int = 4) -> list[Coarse]:
     """Up to ``count`` hypotheses of the board's centre and circles, the likeliest first
     (module docstring); none when nothing in the frame is ringed like a board."""
-    vx, vy = centre_vote(grey)
+    votes = centre_votes(grey)
+    vx, vy = votes[0]  # the features' radial directions are taken about the likeliest
     h0, w0 = grey.shape
     s = min(1.0, WORK_PX / max(h0, w0))
     g = cv2.resize(grey, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else grey
@@ -341,10 +386,13 @@ def find(grey: np.ndarray, board: Board, count: int = 4) -> list[Coarse]:
         pts = feats[polarity]
         if len(pts.w) < 50:
             continue
-        cx, cy, squash, angle, _ = _centre_search(pts, vx * s, vy * s, size)
+        # from each of the vote's peaks: the circles' sharpness says which is the centre
+        cx, cy, squash, angle, _ = _centre_search(pts, [(x * s, y * s) for x, y in votes],
+                                                  size)
         lines = _two_sides(g, cx, cy, squash, angle,
                            _peaks(_histogram(pts, cx, cy, squash, angle, lo, hi), radii, first))
-        steps = _peaks(_histogram(feats["step"], cx, cy, squash, angle, lo, hi), radii, first)
+        steps = _two_sides(g, cx, cy, squash, angle, _peaks(
+            _histogram(feats["step"], cx, cy, squash, angle, lo, hi), radii, first))
         r = _radius(pts, cx, cy, squash, angle)
         # the best few of each polarity: light ridges (grain, seams, a glare) can outscore a
         # dark-lined board's own lines, and the other way about

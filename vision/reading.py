@@ -225,7 +225,7 @@ def locate(frame: np.ndarray, calibration: Calibration | None, board: Board | No
     confidence = float(np.clip((found.agreement - MIN_AGREEMENT) / (0.6 - MIN_AGREEMENT),
                                0.0, 1.0))
     return Registration(camera, found.focal_sigma, found.fit.sigma_mm, False, seat0,
-                        0.5 + 0.5 * confidence), found.board
+                        0.5 + 0.5 * confidence, doubt=found.doubt), found.board
 
 
 MOVED_AGREEMENT = 0.6  # a frame whose lines agree less than this share of the empty board's
@@ -286,7 +286,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     frame = _check_frame(frame, name)
     stated = board is not None
     reg, board = locate(frame, calibration, board, focal_px=focal_px, seat0=seat0, name=name)
-    doubts: list[str] = []
+    doubts: list[str] = [reg.doubt] if reg.doubt else []
     notes: list[str] = list(reg.notes)
     scale = 1.0
     seen_ = _look(frame, calibration, reg, board)

@@ -82,6 +82,7 @@ class Found:
     board: Board = STANDARD
     agreement: float = 1.0
     polarity: float = -1.0  # the lines lighter (+1) or darker (-1) than the board
+    doubt: str = ""         # why the board as found is not to be trusted as read, in words
 
 
 def measured(board: Board, radii: tuple[float, ...]) -> Board:
@@ -140,7 +141,15 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
 
     held = "edge" if measure else "none"
 
+    fits: list[tuple] = []  # every fit made, for a rival reading of the lines
+
     def attempt(c: coarselib.Coarse, priors: Priors) -> tuple | None:
+        got = _attempt(c, priors)
+        if got is not None:
+            fits.append(got)
+        return got
+
+    def _attempt(c: coarselib.Coarse, priors: Priors) -> tuple | None:
         """The fit from hypothesis ``c``: first with the lines at the prior board's
         proportions (as most boards have them, and the lens's distortion then measured
         with them held), then, if that puts them less than well, with their radii measured,
@@ -151,6 +160,8 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
             return got
         if not _plausible(c.radii_mm(board)):
             return got
+        if got is not None:
+            fits.append(got)
         free = _fit_from(grey, c, measured(board, c.radii_mm(board)), board, priors, w, h,
                          "radii")
         if free is not None and (got is None or free[2] > got[2] + PRIOR_MARGIN):
@@ -181,6 +192,8 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
                 mode = held if got[3].line_radii == board.line_radii else "radii"
                 got = _stages(grey, got[0], got[3], board, Priors(guess.focal_px, guess.sigma),
                               mode, got[4])
+            if got is not None:
+                fits.append(got)
             if got is not None and (best is None or got[2] > best[2]):
                 best = got
             if good(best):
@@ -197,7 +210,50 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
     coverage = fit.inliers / total
     log.debug("board found: %d ring points, sigma %.3f mm, agreement %.2f, lines at %s",
               fit.inliers, fit.sigma_mm, score, found_board.line_radii)
-    return Found(cam, fit, guess.sigma, coverage, found_board, score, polarity)
+    return Found(cam, fit, guess.sigma, coverage, found_board, score, polarity,
+                 _doubt(best, fits, board))
+
+
+RIVAL = 0.05      # another reading of the lines whose agreement comes this near puts it in doubt
+RIVAL_MM = 3.0    # ... if it takes a line for a circle this far from where the best has it
+DOUBT_AGREEMENT = GOOD_AGREEMENT  # a board whose lines agree less than this is in doubt
+
+
+def _doubt(best: tuple, fits: list[tuple], prior: Board) -> str:
+    """Why the board as found is in doubt, or "": its lines followed over too little of
+    their round, or another reading of them (another circle taken for one of the lines)
+    explaining them about as well. Circles alone do not say which is the outer line, and a
+    guess between two readings that both fit is a guess: the players look, or the installer
+    states the board."""
+    cam, _, score, board, _ = best
+    if score < DOUBT_AGREEMENT:
+        return (f"the board's lines were found on only {score:.0%} of their round where the "
+                "camera puts them")
+    for other in fits:
+        if other[2] < score - RIVAL or other[0] is cam:
+            continue
+        apart = _lines_apart(cam, board, other[0], other[3])
+        if apart > RIVAL_MM * board.outer_radius / prior.outer_radius:
+            radii = "/".join(f"{r:.0f}" for r in other[3].line_radii)
+            return ("the board's lines can be read two ways (another reading puts its 15, 10 "
+                    f"and outer lines at {radii} mm, {apart:.0f} mm off)")
+    return ""
+
+
+def _lines_apart(cam: CameraModel, board: Board, other_cam: CameraModel, other: Board,
+                 count: int = 24) -> float:
+    """How far (mm, ``cam``'s board) the circles ``other_cam`` takes for the painted lines
+    lie from those ``cam`` takes for them, at the most: near 0 when both readings put the
+    lines on the same circles of the picture, whatever radii each measured them at."""
+    a = (np.arange(count) + 0.5) * (2 * np.pi / count)
+    ring = np.stack([np.cos(a), np.sin(a)], -1)
+    most = 0.0
+    for mine, theirs in zip(board.line_radii, other.line_radii, strict=True):
+        xy = cam.to_board(other_cam.project_plane(ring * theirs, 0.0), 0.0)
+        r = np.hypot(xy[:, 0], xy[:, 1])
+        if np.isfinite(r).any():
+            most = max(most, float(abs(np.nanmedian(r) - mine)))
+    return most
 
 
 SNAP = 0.015  # a board measured this near the prior's proportions is tried at them

@@ -46,6 +46,7 @@ class Registration:
     seat0: str
     confidence: float = 1.0  # how sure the board was found where the camera puts it (0 to 1)
     notes: tuple[str, ...] = ()  # what the installer should know (a camera refitted)
+    doubt: str = ""              # why the board as found must be checked, in words ("": none)
 
 
 def lean_mm(camera: CameraModel, x: float, y: float, height: float) -> float:

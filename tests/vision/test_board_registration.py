@@ -1,0 +1,69 @@
+"""The board's lines found and measured on boards the benchmark met (its tuning seeds), drawn
+again on their own: a dark ditch whose far wall rings the board like a line, and a bar of light
+across a square frame that outvotes the rings' centre."""
+
+import functools
+
+import pytest
+
+from hw_sim.camera import render, truth
+from hw_sim.discs import BoardState
+from hw_sim.frames import plan_frames
+from tests.vision.conftest import decode, seat0_of
+from vision import calibrate
+
+
+@functools.cache
+def _empty(frames: int, seed: int, rig: int):
+    """A benchmark set's rig: its empty-board frame, as the camera file decodes, and truth."""
+    planned = plan_frames(frames, seed, boards="play", looks="varied")[rig]
+    scene = planned.scene
+    image = decode(render(BoardState(), scene, seed=planned.empty_seed),
+                   scene.sensor.jpeg_quality)
+    return image, truth(BoardState(), scene)
+
+
+@pytest.mark.parametrize(("frames", "rig", "why"), [
+    (20, 4, "a club board over a dark ditch whose far wall shows as a ring"),
+    (40, 9, "a square frame with a bar of light across the board"),
+], ids=["dark ditch", "light bar"])
+def test_the_club_board_s_lines_are_measured(frames, rig, why):
+    image, t = _empty(frames, 11, rig)
+    cal = calibrate(image, seat0=seat0_of(t["camera"]))
+    true = t["board"]
+    k = 304.8 / true["outer_radius"]  # the outer line sets the scale
+    want = (true["fifteen_radius"] * k, true["ten_radius"] * k)
+    got = cal.board.line_radii[:2]
+    assert cal.board_from == "measured", why
+    for g, w in zip(got, want, strict=True):
+        assert abs(g - w) < 1.5, (why, got, want)
+
+
+def _reading(camera, radii, agreement):
+    """A fit as :func:`vision.registration.find_board` weighs them."""
+    from rules.board import STANDARD
+    from vision.registration import measured
+
+    board = measured(STANDARD, (*radii, radii[2] * 1.08))
+    return camera, None, agreement, board, -1.0
+
+
+def test_two_readings_of_the_lines_that_fit_alike_put_the_board_in_doubt():
+    from rules.board import STANDARD
+    from vision.camera import looking_down
+    from vision.registration import _doubt, scaled_camera
+
+    camera = looking_down(2028, 1520, 1500.0, (1014.0, 760.0), 2.0)
+    best = _reading(camera, (109.1, 233.1, 304.8), 0.95)
+    # the ditch's far wall (388 mm here) taken for the outer line: the board taken for one
+    # 1.27 times as small, its 15 and 10 lines (the same circles of the picture) at 86 and 183
+    wall = _reading(scaled_camera(camera, 304.8 / 388.0), (86.0, 183.3, 304.8), 0.93)
+    assert "two ways" in _doubt(best, [best, wall], STANDARD)
+    # ... but not when it explains the lines clearly worse
+    assert _doubt(best, [best, wall[:2] + (0.85,) + wall[3:]], STANDARD) == ""
+    # the same circles of the picture, measured at other radii (a lens's distortion and a
+    # board's proportions trade): one reading, not two
+    same = _reading(scaled_camera(camera, 1.0 / 1.01), (108.0, 230.8, 301.8), 0.95)
+    assert _doubt(best, [best, same], STANDARD) == ""
+    # lines followed over too little of their round
+    assert "only 50%" in _doubt(best[:2] + (0.5,) + best[3:], [], STANDARD)
