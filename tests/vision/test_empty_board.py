@@ -81,6 +81,33 @@ def test_something_unread_on_the_board_is_flagged(rig):
     assert reading.check
 
 
+def _with_a_hand_on_the_empty_board(calibration, x_mm: float, y_mm: float):
+    """The calibration as if its empty board had been taken with a hand lying at (x, y)."""
+    ref = calibration.reference.copy()
+    maps = calibration.maps
+    col, row = ((x_mm + maps.extent) * maps.ppm - 0.5, (maps.extent - y_mm) * maps.ppm - 0.5)
+    cv2.ellipse(ref, (round(col), round(row)), (round(45 * maps.ppm), round(30 * maps.ppm)),
+                20.0, 0.0, 360.0, (120, 150, 200), -1)
+    return replace(calibration, reference=ref)
+
+
+def test_a_hand_on_the_empty_board_is_not_a_disc_every_round(rig):
+    """The empty board was taken with a hand on it in the 5 zone: the rounds after, the bare
+    board there is no change (no disc, nothing flagged there), and a disc lying where the
+    hand was still changes the board and is read."""
+    cal = _with_a_hand_on_the_empty_board(rig.calibration, -200.0, 150.0)
+    frame, truth = rig.frame(DISCS)
+    reading = read_board(frame, cal)
+    assert _all_read(reading, truth)
+    assert not [d for d in reading.discs if math.dist((d.x_mm, d.y_mm), (-200.0, 150.0)) < 60]
+    there = (*DISCS, PlacedDisc(-200.0, 150.0, 1))
+    frame, truth = rig.frame(there)
+    reading = read_board(frame, cal)
+    assert _all_read(reading, truth)
+    near = [d for d in reading.discs if math.dist((d.x_mm, d.y_mm), (-200.0, 150.0)) < 60]
+    assert len(near) == 1 and not near[0].uncertain
+
+
 def test_a_nudged_camera_is_followed(rig):
     """The camera knocked a few mm aside and turned half a degree since calibration: the
     reading follows it, says so, and reads the board right."""
