@@ -348,13 +348,14 @@ def read_set(rendered: list[tuple[Path, list[dict]]], args: argparse.Namespace, 
             decode_ms = (time.perf_counter() - t0) * 1000
             size = f"{frame.shape[1]}x{frame.shape[0]}"
             speed.decode[size].append(decode_ms)
-            board = Board(**truth["board"]) if args.board_known else STANDARD
+            # told nothing, vision measures the board (a board given is a board stated)
+            board = Board(**truth["board"]) if args.board_known else None
             rig = (where.name, item["rig"])
             if rig not in cals and "calibrated" in args.readings:
                 empty = cv2.imread(str(where / item["empty"]))
                 et = json.loads((where / item["empty_truth"]).read_text())
                 try:
-                    cals[rig] = calibrate(empty, seat0=seat0_of(et, board), board=board,
+                    cals[rig] = calibrate(empty, seat0=seat0_of(et, board or STANDARD), board=board,
                                           name=item["empty"])
                 except Exception as exc:  # the rig's frames count as refused with it
                     cals[rig] = f"{type(exc).__name__}: rig not calibrated: {exc}"
