@@ -343,6 +343,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             sure, (round(float(face[0])), round(float(face[1])), round(float(face[2]))),
             round(confidence, 3), doubt))
     if diff is not None:  # what changed the board and is not a disc read, flagged there
+        discs = _beside(diff, view, board, discs, least)
         discs += [_unread_disc(x, y, view, board, reg, sides.colours)
                   for x, y in _unread(diff, view, board, discs, least)]
     if doubts:  # the board in doubt: every disc is to be checked, for that reason
@@ -382,19 +383,63 @@ def _unread_disc(x: float, y: float, view: Any, board: Board, reg: Registration,
                        0.2, "something here changed the board but could not be read as a disc")
 
 
+BESIDE_MM = (7.0, 25.0)  # the ring around a disc read where something else may lie
+BESIDE_SHARE = 0.3       # ... over this share of it, unexplained by the discs read
+
+
+def _unexplained(diff: Difference, view: Any, board: Board, discs: list[DiscReading],
+                 least: float, within: float | None = None) -> np.ndarray:
+    """Where the board changed, on the playing surface (within the outer line, or
+    ``within`` mm of the centre), beyond what the discs read explain (their faces, sides,
+    feet and contact shadows)."""
+    rr = view.radius
+    reach = board.outer_radius - board.line_width if within is None else within
+    on = (rr < reach) & (rr > board.hole_diameter / 2 + 3.0) & view.inside
+    changed = (diff.size > SUSPECT_CHANGE * least) & on
+    if discs:
+        xy = np.array([[d.x_mm, d.y_mm] for d in discs])
+        changed &= view.disc_mask(xy, board.disc_radius + BESIDE_MM[0]) == 0
+    return changed
+
+
+def _beside(diff: Difference, view: Any, board: Board, discs: list[DiscReading],
+            least: float) -> list[DiscReading]:
+    """The discs read, those that score flagged when much of the ring just around them changed
+    the board and is no disc read: a hand or an arm over the board (whose edge or shadow can
+    pass for a rim), or a disc that could not be read touching it."""
+    changed = _unexplained(diff, view, board, discs, least, board.surface_radius)
+    if not changed.any():
+        return discs
+    out = []
+    xx, yy = view.grid
+    r0, r1 = (board.disc_radius + m for m in BESIDE_MM)
+    for d in discs:
+        if d.zone == 0 or d.uncertain:
+            out.append(d)
+            continue
+        lo = max(0, int((view.extent - d.y_mm - r1) * view.ppm))
+        hi = int((view.extent - d.y_mm + r1) * view.ppm) + 2
+        le = max(0, int((d.x_mm + view.extent - r1) * view.ppm))
+        ri = int((d.x_mm + view.extent + r1) * view.ppm) + 2
+        dist = np.hypot(xx[lo:hi, le:ri] - d.x_mm, yy[lo:hi, le:ri] - d.y_mm)
+        ring = ((dist >= r0) & (dist <= r1) & view.inside[lo:hi, le:ri]
+                & (view.radius[lo:hi, le:ri] < board.surface_radius))
+        share = float(changed[lo:hi, le:ri][ring].mean()) if ring.any() else 0.0
+        if share > BESIDE_SHARE:
+            d = replace(d, uncertain=True, confidence=min(d.confidence, 0.3),
+                        doubt="something beside it changed the board and is not a disc read "
+                              "(a hand over the board?)")
+        out.append(d)
+    return out
+
+
 def _unread(diff: Difference, view: Any, board: Board, discs: list[DiscReading],
             least: float) -> list[tuple[float, float]]:
     """Where something changed the empty board where it would score, and is not a disc read:
     a disc leaning on a peg or the rim, two stacked, one whose rim could not be followed, or a
     hand or a stray object (board mm, each change's middle). The reading is then not to be
     trusted without a look there."""
-    rr = view.radius
-    on = ((rr < board.outer_radius - board.line_width) & (rr > board.hole_diameter / 2 + 3.0)
-          & view.inside)
-    changed = (diff.size > SUSPECT_CHANGE * least) & on
-    if discs:  # what the discs read explain: their faces, sides, feet and contact shadows
-        xy = np.array([[d.x_mm, d.y_mm] for d in discs])
-        changed &= view.disc_mask(xy, board.disc_radius + 7.0) == 0
+    changed = _unexplained(diff, view, board, discs, least)
     mask = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     area = math.pi * (board.disc_radius * view.ppm) ** 2

@@ -81,6 +81,23 @@ def test_something_unread_on_the_board_is_flagged(rig):
     assert reading.check
 
 
+def test_a_disc_beside_something_unread_is_flagged(rig):
+    """A card lies against a disc in the 10 zone: the card is flagged where it lies, and the
+    disc beside it too (a hand's edge or shadow can pass for a rim; a disc against
+    something unread is not to be trusted without a look), while the discs clear of it are
+    not."""
+    frame, _ = rig.frame(DISCS)
+    cam = rig.calibration.camera
+    card = cam.project_plane(np.array([[-133.0, -20.0], [-60.0, -20.0], [-60.0, 60.0],
+                                       [-133.0, 60.0]]), 0.0)
+    cv2.fillPoly(frame, [np.round(card).astype(np.int32)], (235, 240, 245))
+    reading = read_board(frame, rig.calibration)
+    beside = [d for d in reading.discs if math.dist((d.x_mm, d.y_mm), (-150.0, 20.0)) < 8]
+    assert len(beside) == 1 and beside[0].uncertain and "beside" in beside[0].doubt
+    clear = [d for d in reading.discs if d.zone > 0 and d.x_mm > 0 and not d.uncertain]
+    assert len(clear) >= 3
+
+
 def _with_a_hand_on_the_empty_board(calibration, x_mm: float, y_mm: float):
     """The calibration as if its empty board had been taken with a hand lying at (x, y)."""
     ref = calibration.reference.copy()
