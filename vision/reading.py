@@ -402,34 +402,41 @@ def _unexplained(diff: Difference, view: Any, board: Board, discs: list[DiscRead
     return changed
 
 
+BESIDE_DOUBT = "something beside it changed the board and is not a disc read (a hand over it?)"
+
+
 def _beside(diff: Difference, view: Any, board: Board, discs: list[DiscReading],
             least: float) -> list[DiscReading]:
     """The discs read, those that score flagged when much of the ring just around them changed
     the board and is no disc read: a hand or an arm over the board (whose edge or shadow can
-    pass for a rim), or a disc that could not be read touching it."""
-    changed = _unexplained(diff, view, board, discs, least, board.surface_radius)
-    if not changed.any():
-        return discs
-    out = []
+    pass for a rim), or a disc that could not be read touching it. A disc so flagged explains
+    nothing around it, so the rims found all over a hand are flagged one from the next."""
+    out = list(discs)
     xx, yy = view.grid
     r0, r1 = (board.disc_radius + m for m in BESIDE_MM)
-    for d in discs:
-        if d.zone == 0 or d.uncertain:
-            out.append(d)
-            continue
-        lo = max(0, int((view.extent - d.y_mm - r1) * view.ppm))
-        hi = int((view.extent - d.y_mm + r1) * view.ppm) + 2
-        le = max(0, int((d.x_mm + view.extent - r1) * view.ppm))
-        ri = int((d.x_mm + view.extent + r1) * view.ppm) + 2
-        dist = np.hypot(xx[lo:hi, le:ri] - d.x_mm, yy[lo:hi, le:ri] - d.y_mm)
-        ring = ((dist >= r0) & (dist <= r1) & view.inside[lo:hi, le:ri]
-                & (view.radius[lo:hi, le:ri] < board.surface_radius))
-        share = float(changed[lo:hi, le:ri][ring].mean()) if ring.any() else 0.0
-        if share > BESIDE_SHARE:
-            d = replace(d, uncertain=True, confidence=min(d.confidence, 0.3),
-                        doubt="something beside it changed the board and is not a disc read "
-                              "(a hand over the board?)")
-        out.append(d)
+    for _ in range(3):
+        trusted = [d for d in out if d.doubt != BESIDE_DOUBT]
+        changed = _unexplained(diff, view, board, trusted, least, board.surface_radius)
+        if not changed.any():
+            break
+        more = False
+        for k, d in enumerate(out):
+            if d.zone == 0 or d.uncertain:
+                continue
+            lo = max(0, int((view.extent - d.y_mm - r1) * view.ppm))
+            hi = int((view.extent - d.y_mm + r1) * view.ppm) + 2
+            le = max(0, int((d.x_mm + view.extent - r1) * view.ppm))
+            ri = int((d.x_mm + view.extent + r1) * view.ppm) + 2
+            dist = np.hypot(xx[lo:hi, le:ri] - d.x_mm, yy[lo:hi, le:ri] - d.y_mm)
+            ring = ((dist >= r0) & (dist <= r1) & view.inside[lo:hi, le:ri]
+                    & (view.radius[lo:hi, le:ri] < board.surface_radius))
+            share = float(changed[lo:hi, le:ri][ring].mean()) if ring.any() else 0.0
+            if share > BESIDE_SHARE:
+                out[k] = replace(d, uncertain=True, confidence=min(d.confidence, 0.3),
+                                 doubt=BESIDE_DOUBT)
+                more = True
+        if not more:
+            break
     return out
 
 
