@@ -50,6 +50,8 @@ class Difference:
     residual: np.ndarray   # (size, size, 3) float32
     light: np.ndarray      # (size, size) float32: log brightness change the light made
     size: np.ndarray       # (size, size) float32: norm of the residual
+    rough: np.ndarray | None = None  # bool: where something lay on the empty board, so that
+    #                                  the board's round look was compared with too (roughly)
 
     def at(self, view: TopView, xy: np.ndarray, radius_mm: float) -> np.ndarray:
         """Per disc centre (n, 2; mm), the median residual (n, 3) over the middle of a disc of
@@ -72,7 +74,7 @@ class Difference:
 _LOGS: dict[int, tuple[np.ndarray, int, tuple[np.ndarray, np.ndarray | None,
                                                np.ndarray | None]]] = {}
 
-STRAY = 0.3           # log-colour distance from the board's own look that marks a stray thing
+STRAY = 0.15          # log-colour distance from the board's own look that marks a stray thing
 STRAY_MM = 18.0       # ... over a patch at least this wide (lines, numerals and pegs are less)
 ROUND_WINDOW = 120.0  # degrees of the board's round whose median is its own look at a radius
 ROUND_STEPS = 24      # ... taken at this many turns, interpolated between
@@ -168,7 +170,7 @@ def compare(view: TopView, reference: np.ndarray, surface_radius: float) -> Diff
     residual[~view.inside] = 0.0
     size = np.sqrt((residual * residual).sum(axis=2))
     return Difference(residual.astype(np.float32), field.astype(np.float32),
-                      size.astype(np.float32))
+                      size.astype(np.float32), stray)
 
 
 def _field(bright: np.ndarray, use: np.ndarray, ppm: float, fallback: np.ndarray | None

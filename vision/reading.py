@@ -396,6 +396,18 @@ def _unexplained(diff: Difference, view: Any, board: Board, discs: list[DiscRead
     reach = board.outer_radius - board.line_width if within is None else within
     on = (rr < reach) & (rr > board.hole_diameter / 2 + 3.0) & view.inside
     changed = (diff.size > SUSPECT_CHANGE * least) & on
+    # and its colour (not its brightness: a shadow's or a lamp's) averaged over a few mm: a
+    # disc's face changes the board all over it alike, the frame's noise pixel by pixel (large
+    # in logarithms on a dark board), so a disc stands out of the noise left once averaged
+    mean = cv2.blur(diff.residual, (5, 5))
+    mean -= mean.mean(axis=2, keepdims=True)
+    hue = np.sqrt((mean * mean).sum(axis=2))
+    bare = (rr < board.surface_radius - 5.0) & view.inside
+    noise = float(np.median(hue[bare])) if bare.any() else 0.0
+    hued = (hue > SUSPECT_CHANGE * max(MIN_CHANGE, CHANGE_PER_NOISE * noise)) & on
+    if diff.rough is not None:  # (the strict test only where the empty board was not clear)
+        hued &= cv2.dilate(diff.rough.astype(np.uint8), np.ones((7, 7), np.uint8)) == 0
+    changed |= hued
     if discs:
         xy = np.array([[d.x_mm, d.y_mm] for d in discs])
         changed &= view.disc_mask(xy, board.disc_radius + BESIDE_MM[0]) == 0

@@ -81,6 +81,25 @@ def test_something_unread_on_the_board_is_flagged(rig):
     assert reading.check
 
 
+def test_something_unread_on_a_dark_noisy_board_is_flagged():
+    """A dull green card on a navy board in a noisy frame (a dark board's noise is large in
+    logarithms, so the least a disc changes is set high): its colour, averaged over a few mm,
+    still stands out of the noise, and it is flagged where it lies."""
+    dark = scenes.rig(43, look={"surface": "painted", "surface_rgb": (38, 52, 92),
+                                "grain": 0.02, "line_rgb": (226, 220, 200),
+                                "numeral_rgb": (226, 220, 200)},
+                      discs=DiscSet("black-natural", (26, 26, 28), (222, 200, 152), 0.04))
+    frame, _ = dark.frame(DISCS[:3])
+    noise = np.random.default_rng(5).normal(0.0, 10.0, frame.shape)
+    frame = np.clip(frame + noise, 0, 255).astype(np.uint8)
+    card = dark.calibration.camera.project_plane(
+        np.array([[135.0, -70.0], [175.0, -70.0], [175.0, -30.0], [135.0, -30.0]]), 0.0)
+    cv2.fillPoly(frame, [np.round(card).astype(np.int32)], (40, 70, 60))
+    reading = read_board(frame, dark.calibration)
+    near = [d for d in reading.discs if math.dist((d.x_mm, d.y_mm), (155.0, -50.0)) < 40]
+    assert near and all(d.uncertain and "could not be read" in d.doubt for d in near)
+
+
 def test_a_disc_beside_something_unread_is_flagged(rig):
     """A card lies against a disc in the 10 zone: the card is flagged where it lies, and the
     disc beside it too (a hand's edge or shadow can pass for a rim; a disc against
