@@ -387,27 +387,44 @@ BESIDE_MM = (7.0, 25.0)  # the ring around a disc read where something else may 
 BESIDE_SHARE = 0.3       # ... over this share of it, unexplained by the discs read
 
 
-def _unexplained(diff: Difference, view: Any, board: Board, discs: list[DiscReading],
-                 least: float, within: float | None = None) -> np.ndarray:
-    """Where the board changed, on the playing surface (within the outer line, or
-    ``within`` mm of the centre), beyond what the discs read explain (their faces, sides,
-    feet and contact shadows)."""
+_CHANGES: dict[int, tuple[Difference, float, np.ndarray]] = {}
+
+
+def _changes(diff: Difference, view: Any, board: Board, least: float) -> np.ndarray:
+    """Where the board changed within the playing surface's edge, enough to be looked at: by
+    three times the least a disc makes, or in its colour (not its brightness: a shadow's or a
+    lamp's) averaged over a few mm, three times what the frame's noise leaves once so
+    averaged (a disc's face changes the board all over it alike, the noise pixel by pixel,
+    large in logarithms on a dark board). Kept for the frame's next question."""
+    got = _CHANGES.get(id(diff))
+    if got is not None and got[0] is diff and got[1] == least:
+        return got[2]
     rr = view.radius
-    reach = board.outer_radius - board.line_width if within is None else within
-    on = (rr < reach) & (rr > board.hole_diameter / 2 + 3.0) & view.inside
+    on = (rr < board.surface_radius) & view.inside
     changed = (diff.size > SUSPECT_CHANGE * least) & on
-    # and its colour (not its brightness: a shadow's or a lamp's) averaged over a few mm: a
-    # disc's face changes the board all over it alike, the frame's noise pixel by pixel (large
-    # in logarithms on a dark board), so a disc stands out of the noise left once averaged
     mean = cv2.blur(diff.residual, (5, 5))
     mean -= mean.mean(axis=2, keepdims=True)
     hue = np.sqrt((mean * mean).sum(axis=2))
     bare = (rr < board.surface_radius - 5.0) & view.inside
-    noise = float(np.median(hue[bare])) if bare.any() else 0.0
+    noise = float(np.median(hue[bare][::2])) if bare.any() else 0.0
     hued = (hue > SUSPECT_CHANGE * max(MIN_CHANGE, CHANGE_PER_NOISE * noise)) & on
     if diff.rough is not None:  # (the strict test only where the empty board was not clear)
         hued &= cv2.dilate(diff.rough.astype(np.uint8), np.ones((7, 7), np.uint8)) == 0
     changed |= hued
+    _CHANGES.clear()
+    _CHANGES[id(diff)] = (diff, least, changed)
+    return changed
+
+
+def _unexplained(diff: Difference, view: Any, board: Board, discs: list,
+                 least: float, within: float | None = None) -> np.ndarray:
+    """Where the board changed (see :func:`_changes`), on the playing surface (within the
+    outer line, or ``within`` mm of the centre), beyond what the discs read explain (their
+    faces, sides, feet and contact shadows)."""
+    rr = view.radius
+    reach = board.outer_radius - board.line_width if within is None else within
+    on = (rr < reach) & (rr > board.hole_diameter / 2 + 3.0)
+    changed = _changes(diff, view, board, least) & on
     if discs:
         xy = np.array([[d.x_mm, d.y_mm] for d in discs])
         changed &= view.disc_mask(xy, board.disc_radius + BESIDE_MM[0]) == 0
