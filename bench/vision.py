@@ -348,6 +348,7 @@ def read_set(rendered: list[tuple[Path, list[dict]]], args: argparse.Namespace, 
             decode_ms = (time.perf_counter() - t0) * 1000
             size = f"{frame.shape[1]}x{frame.shape[0]}"
             speed.decode[size].append(decode_ms)
+            # told nothing, vision measures the board (a board given is a board stated)
             board = Board(**truth["board"]) if args.board_known else None
             rig = (where.name, item["rig"])
             if rig not in cals and "calibrated" in args.readings:

@@ -50,6 +50,8 @@ class Difference:
     residual: np.ndarray   # (size, size, 3) float32
     light: np.ndarray      # (size, size) float32: log brightness change the light made
     size: np.ndarray       # (size, size) float32: norm of the residual
+    rough: np.ndarray | None = None  # bool: where something lay on the empty board, so that
+    #                                  the board's round look was compared with too (roughly)
 
     def at(self, view: TopView, xy: np.ndarray, radius_mm: float) -> np.ndarray:
         """Per disc centre (n, 2; mm), the median residual (n, 3) over the middle of a disc of
@@ -69,20 +71,80 @@ class Difference:
         return np.median(self.residual[row, col], axis=1)
 
 
-_LOGS: dict[int, tuple[np.ndarray, int, np.ndarray]] = {}
+_LOGS: dict[int, tuple[np.ndarray, int, tuple[np.ndarray, np.ndarray | None,
+                                               np.ndarray | None]]] = {}
+
+STRAY = 0.15          # log-colour distance from the board's own look that marks a stray thing
+STRAY_MM = 18.0       # ... over a patch at least this wide (lines, numerals and pegs are less)
+ROUND_WINDOW = 120.0  # degrees of the board's round whose median is its own look at a radius
+ROUND_STEPS = 24      # ... taken at this many turns, interpolated between
 
 
-def _log_of(reference: np.ndarray, size: int) -> np.ndarray:
-    """The empty board's look in logarithms at a view's size, kept for the next frame of the
-    same rig (one rig's reference is compared with every frame it reads)."""
+def _log_of(reference: np.ndarray, size: int, ppm: float
+            ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """The empty board's look in logarithms at a view's size, with where something lay on the
+    empty board when it was taken (a hand, a disc) and the board's own look there (see
+    :func:`board_round`); kept for the next frame of the same rig (one rig's reference is
+    compared with every frame it reads)."""
     key = id(reference)
     got = _LOGS.get(key)
     if got is not None and got[0] is reference and got[1] == size:
         return got[2]
-    out = to_log(shrink(reference, size))
-    _LOGS.clear()
+    log_ref = to_log(shrink(reference, size))
+    stray, own = strays(log_ref, ppm)
+    out = (log_ref, stray, own)
+    while len(_LOGS) >= 3:  # the rig's own, and a frame's rescaled ones
+        del _LOGS[next(iter(_LOGS))]
     _LOGS[key] = (reference, size, out)
     return out
+
+
+def board_round(log_ref: np.ndarray) -> np.ndarray:
+    """The board's own look (log colour) at every pixel of a top view: per radius, the median
+    over a third of the board's round about the pixel's turn. Crokinole boards look the same all
+    round a circle (lines, rings of colour, the ditch), so what stands out from it over a
+    patch wider than lines or numerals is something that lay on the board."""
+    n = log_ref.shape[0]
+    centre = (n / 2.0, n / 2.0)
+    radius = n / 2.0
+    turns = 720
+    polar = cv2.warpPolar(log_ref, (n // 2, turns), centre, radius,
+                          cv2.WARP_POLAR_LINEAR | cv2.INTER_LINEAR)
+    half = round(ROUND_WINDOW / 360.0 * turns / 2)
+    at = np.arange(ROUND_STEPS) * (turns // ROUND_STEPS)
+    rows = (at[:, None] + np.arange(-half, half + 1, 2)[None, :]) % turns
+    medians = np.median(polar[rows], axis=1)  # (steps, radii, 3)
+    wrap = np.concatenate([medians, medians[:1]], axis=0)
+    full = cv2.resize(wrap, (n // 2, turns + turns // ROUND_STEPS),
+                      interpolation=cv2.INTER_LINEAR)[:turns]
+    # cv2.resize puts the step samples at half-cell offsets: undo by shifting half a step
+    full = np.roll(full, (turns // ROUND_STEPS) // 2, axis=0)
+    return cv2.warpPolar(full, (n, n), centre, radius,
+                         cv2.WARP_POLAR_LINEAR | cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
+
+
+def strays(log_ref: np.ndarray, ppm: float
+           ) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """Where the empty board's picture shows something that is not the board (a hand over it,
+    a disc left on it: a patch standing out from the board's round look, see
+    :func:`board_round`), and the board's own look to compare with there; (None, None) where
+    nothing does. Without this every round would show a change where the hand was."""
+    n = log_ref.shape[0]
+    own = board_round(log_ref)
+    # (the corners beyond the round are left unset by OpenCV)
+    own = np.where(np.isfinite(own) & (np.abs(own) < 16.0), own, log_ref).astype(np.float32)
+    off = np.sqrt(((log_ref - own) ** 2).sum(axis=2))
+    mask = (off > STRAY).astype(np.uint8)
+    k = max(3, round(STRAY_MM * ppm) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    if not mask.any():
+        return None, None
+    grow = max(3, round(8.0 * ppm) * 2 + 1)  # its blurred edge and shadow too
+    mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
+    yy, xx = np.mgrid[0:n, 0:n]
+    mask[np.hypot(xx + 0.5 - n / 2, yy + 0.5 - n / 2) > n / 2 - 2] = 0  # the corners: no round
+    return mask.astype(bool), own
 
 
 def compare(view: TopView, reference: np.ndarray, surface_radius: float) -> Difference:
@@ -91,7 +153,15 @@ def compare(view: TopView, reference: np.ndarray, surface_radius: float) -> Diff
     brightness over bare board, found twice: the second time leaving out what the first showed
     changed (discs), where enough of the cell is left."""
     n = view.image.shape[0]
-    diff = to_log(view.image) - _log_of(reference, n)
+    log_ref, stray, own = _log_of(reference, n, view.ppm)
+    log_view = to_log(view.image)
+    diff = log_view - log_ref
+    if stray is not None:  # where something lay on the empty board, the board's own look is
+        # compared with too, and the nearer taken: a hand gone is bare board again, a lamp's
+        # glare kept in both is no change, and a disc there differs from either
+        other = log_view - own
+        nearer = stray & ((other * other).sum(axis=2) < (diff * diff).sum(axis=2))
+        diff[nearer] = other[nearer]
     bright = diff.mean(axis=2)
     on = (view.radius < surface_radius + 40.0) & view.inside
     field = _field(bright, on, view.ppm, None)
@@ -101,7 +171,7 @@ def compare(view: TopView, reference: np.ndarray, surface_radius: float) -> Diff
     residual[~view.inside] = 0.0
     size = np.sqrt((residual * residual).sum(axis=2))
     return Difference(residual.astype(np.float32), field.astype(np.float32),
-                      size.astype(np.float32))
+                      size.astype(np.float32), stray)
 
 
 def _field(bright: np.ndarray, use: np.ndarray, ppm: float, fallback: np.ndarray | None

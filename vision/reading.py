@@ -343,6 +343,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             sure, (round(float(face[0])), round(float(face[1])), round(float(face[2]))),
             round(confidence, 3), doubt))
     if diff is not None:  # what changed the board and is not a disc read, flagged there
+        discs = _beside(diff, view, board, discs, least)
         discs += [_unread_disc(x, y, view, board, reg, sides.colours)
                   for x, y in _unread(diff, view, board, discs, least)]
     if doubts:  # the board in doubt: every disc is to be checked, for that reason
@@ -382,19 +383,99 @@ def _unread_disc(x: float, y: float, view: Any, board: Board, reg: Registration,
                        0.2, "something here changed the board but could not be read as a disc")
 
 
+BESIDE_MM = (7.0, 25.0)  # the ring around a disc read where something else may lie
+BESIDE_SHARE = 0.3       # ... over this share of it, unexplained by the discs read
+
+
+_CHANGES: dict[int, tuple[Difference, float, np.ndarray]] = {}
+
+
+def _changes(diff: Difference, view: Any, board: Board, least: float) -> np.ndarray:
+    """Where the board changed within the playing surface's edge, enough to be looked at: by
+    three times the least a disc makes, or in its colour (not its brightness: a shadow's or a
+    lamp's) averaged over a few mm, three times what the frame's noise leaves once so
+    averaged (a disc's face changes the board all over it alike, the noise pixel by pixel,
+    large in logarithms on a dark board). Kept for the frame's next question."""
+    got = _CHANGES.get(id(diff))
+    if got is not None and got[0] is diff and got[1] == least:
+        return got[2]
+    rr = view.radius
+    on = (rr < board.surface_radius) & view.inside
+    changed = (diff.size > SUSPECT_CHANGE * least) & on
+    mean = cv2.blur(diff.residual, (5, 5))
+    mean -= mean.mean(axis=2, keepdims=True)
+    hue = np.sqrt((mean * mean).sum(axis=2))
+    bare = (rr < board.surface_radius - 5.0) & view.inside
+    noise = float(np.median(hue[bare][::2])) if bare.any() else 0.0
+    hued = (hue > SUSPECT_CHANGE * max(MIN_CHANGE, CHANGE_PER_NOISE * noise)) & on
+    if diff.rough is not None:  # (the strict test only where the empty board was not clear)
+        hued &= cv2.dilate(diff.rough.astype(np.uint8), np.ones((7, 7), np.uint8)) == 0
+    changed |= hued
+    _CHANGES.clear()
+    _CHANGES[id(diff)] = (diff, least, changed)
+    return changed
+
+
+def _unexplained(diff: Difference, view: Any, board: Board, discs: list,
+                 least: float, within: float | None = None) -> np.ndarray:
+    """Where the board changed (see :func:`_changes`), on the playing surface (within the
+    outer line, or ``within`` mm of the centre), beyond what the discs read explain (their
+    faces, sides, feet and contact shadows)."""
+    rr = view.radius
+    reach = board.outer_radius - board.line_width if within is None else within
+    on = (rr < reach) & (rr > board.hole_diameter / 2 + 3.0)
+    changed = _changes(diff, view, board, least) & on
+    if discs:
+        xy = np.array([[d.x_mm, d.y_mm] for d in discs])
+        changed &= view.disc_mask(xy, board.disc_radius + BESIDE_MM[0]) == 0
+    return changed
+
+
+BESIDE_DOUBT = "something beside it changed the board and is not a disc read (a hand over it?)"
+
+
+def _beside(diff: Difference, view: Any, board: Board, discs: list[DiscReading],
+            least: float) -> list[DiscReading]:
+    """The discs read, those that score flagged when much of the ring just around them changed
+    the board and is no disc read: a hand or an arm over the board (whose edge or shadow can
+    pass for a rim), or a disc that could not be read touching it. A disc so flagged explains
+    nothing around it, so the rims found all over a hand are flagged one from the next."""
+    out = list(discs)
+    xx, yy = view.grid
+    r0, r1 = (board.disc_radius + m for m in BESIDE_MM)
+    for _ in range(3):
+        trusted = [d for d in out if d.doubt != BESIDE_DOUBT]
+        changed = _unexplained(diff, view, board, trusted, least, board.surface_radius)
+        if not changed.any():
+            break
+        more = False
+        for k, d in enumerate(out):
+            if d.zone == 0 or d.uncertain:
+                continue
+            lo = max(0, int((view.extent - d.y_mm - r1) * view.ppm))
+            hi = int((view.extent - d.y_mm + r1) * view.ppm) + 2
+            le = max(0, int((d.x_mm + view.extent - r1) * view.ppm))
+            ri = int((d.x_mm + view.extent + r1) * view.ppm) + 2
+            dist = np.hypot(xx[lo:hi, le:ri] - d.x_mm, yy[lo:hi, le:ri] - d.y_mm)
+            ring = ((dist >= r0) & (dist <= r1) & view.inside[lo:hi, le:ri]
+                    & (view.radius[lo:hi, le:ri] < board.surface_radius))
+            share = float(changed[lo:hi, le:ri][ring].mean()) if ring.any() else 0.0
+            if share > BESIDE_SHARE:
+                out[k] = replace(d, uncertain=True, confidence=min(d.confidence, 0.3),
+                                 doubt=BESIDE_DOUBT)
+                more = True
+        if not more:
+            break
+    return out
+
+
 def _unread(diff: Difference, view: Any, board: Board, discs: list[DiscReading],
             least: float) -> list[tuple[float, float]]:
     """Where something changed the empty board where it would score, and is not a disc read:
     a disc leaning on a peg or the rim, two stacked, one whose rim could not be followed, or a
     hand or a stray object (board mm, each change's middle). The reading is then not to be
     trusted without a look there."""
-    rr = view.radius
-    on = ((rr < board.outer_radius - board.line_width) & (rr > board.hole_diameter / 2 + 3.0)
-          & view.inside)
-    changed = (diff.size > SUSPECT_CHANGE * least) & on
-    if discs:  # what the discs read explain: their faces, sides, feet and contact shadows
-        xy = np.array([[d.x_mm, d.y_mm] for d in discs])
-        changed &= view.disc_mask(xy, board.disc_radius + 7.0) == 0
+    changed = _unexplained(diff, view, board, discs, least)
     mask = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     area = math.pi * (board.disc_radius * view.ppm) ** 2

@@ -81,6 +81,69 @@ def test_something_unread_on_the_board_is_flagged(rig):
     assert reading.check
 
 
+def test_something_unread_on_a_dark_noisy_board_is_flagged():
+    """A dull green card on a navy board in a noisy frame (a dark board's noise is large in
+    logarithms, so the least a disc changes is set high): its colour, averaged over a few mm,
+    still stands out of the noise, and it is flagged where it lies."""
+    dark = scenes.rig(43, look={"surface": "painted", "surface_rgb": (38, 52, 92),
+                                "grain": 0.02, "line_rgb": (226, 220, 200),
+                                "numeral_rgb": (226, 220, 200)},
+                      discs=DiscSet("black-natural", (26, 26, 28), (222, 200, 152), 0.04))
+    frame, _ = dark.frame(DISCS[:3])
+    noise = np.random.default_rng(5).normal(0.0, 10.0, frame.shape)
+    frame = np.clip(frame + noise, 0, 255).astype(np.uint8)
+    card = dark.calibration.camera.project_plane(
+        np.array([[135.0, -70.0], [175.0, -70.0], [175.0, -30.0], [135.0, -30.0]]), 0.0)
+    cv2.fillPoly(frame, [np.round(card).astype(np.int32)], (40, 70, 60))
+    reading = read_board(frame, dark.calibration)
+    near = [d for d in reading.discs if math.dist((d.x_mm, d.y_mm), (155.0, -50.0)) < 40]
+    assert near and all(d.uncertain and "could not be read" in d.doubt for d in near)
+
+
+def test_a_disc_beside_something_unread_is_flagged(rig):
+    """A card lies against a disc in the 10 zone: the card is flagged where it lies, and the
+    disc beside it too (a hand's edge or shadow can pass for a rim; a disc against
+    something unread is not to be trusted without a look), while the discs clear of it are
+    not."""
+    frame, _ = rig.frame(DISCS)
+    cam = rig.calibration.camera
+    card = cam.project_plane(np.array([[-133.0, -20.0], [-60.0, -20.0], [-60.0, 60.0],
+                                       [-133.0, 60.0]]), 0.0)
+    cv2.fillPoly(frame, [np.round(card).astype(np.int32)], (235, 240, 245))
+    reading = read_board(frame, rig.calibration)
+    beside = [d for d in reading.discs if math.dist((d.x_mm, d.y_mm), (-150.0, 20.0)) < 8]
+    assert len(beside) == 1 and beside[0].uncertain and "beside" in beside[0].doubt
+    clear = [d for d in reading.discs if d.zone > 0 and d.x_mm > 0 and not d.uncertain]
+    assert len(clear) >= 3
+
+
+def _with_a_hand_on_the_empty_board(calibration, x_mm: float, y_mm: float):
+    """The calibration as if its empty board had been taken with a hand lying at (x, y)."""
+    ref = calibration.reference.copy()
+    maps = calibration.maps
+    col, row = ((x_mm + maps.extent) * maps.ppm - 0.5, (maps.extent - y_mm) * maps.ppm - 0.5)
+    cv2.ellipse(ref, (round(col), round(row)), (round(45 * maps.ppm), round(30 * maps.ppm)),
+                20.0, 0.0, 360.0, (120, 150, 200), -1)
+    return replace(calibration, reference=ref)
+
+
+def test_a_hand_on_the_empty_board_is_not_a_disc_every_round(rig):
+    """The empty board was taken with a hand on it in the 5 zone: the rounds after, the bare
+    board there is no change (no disc, nothing flagged there), and a disc lying where the
+    hand was still changes the board and is read."""
+    cal = _with_a_hand_on_the_empty_board(rig.calibration, -200.0, 150.0)
+    frame, truth = rig.frame(DISCS)
+    reading = read_board(frame, cal)
+    assert _all_read(reading, truth)
+    assert not [d for d in reading.discs if math.dist((d.x_mm, d.y_mm), (-200.0, 150.0)) < 60]
+    there = (*DISCS, PlacedDisc(-200.0, 150.0, 1))
+    frame, truth = rig.frame(there)
+    reading = read_board(frame, cal)
+    assert _all_read(reading, truth)
+    near = [d for d in reading.discs if math.dist((d.x_mm, d.y_mm), (-200.0, 150.0)) < 60]
+    assert len(near) == 1 and not near[0].uncertain
+
+
 def test_a_nudged_camera_is_followed(rig):
     """The camera knocked a few mm aside and turned half a degree since calibration: the
     reading follows it, says so, and reads the board right."""
