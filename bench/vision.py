@@ -61,7 +61,7 @@ sys.path.insert(0, str(ROOT))
 from hw_sim.frames import write_frames  # noqa: E402
 from rules.board import STANDARD, Board  # noqa: E402
 from vision import calibrate, confirmed_colours, read_board  # noqa: E402
-from vision.camera import CameraModel  # noqa: E402
+from vision.projection import CameraModel  # noqa: E402
 from vision.seats import seat_side  # noqa: E402
 
 # (play seed, layouts seed) of each set. The held-out seeds are never used while tuning.

@@ -24,10 +24,10 @@ import cv2
 import numpy as np
 
 from rules.board import STANDARD, Board
-from vision.camera import CameraModel
 from vision.discs import PX_PER_MM, ViewMaps, view_maps
 from vision.empty import reference_of
 from vision.errors import BoardInDoubt, CalibrationError, UnknownSeat
+from vision.projection import CameraModel
 from vision.registration import DOUBT_AGREEMENT, find_board, grey_of
 from vision.rims import clutter
 from vision.seats import SIDES, find_turn, place_seats

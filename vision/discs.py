@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from rules.board import Board
-from vision.camera import CameraModel
+from vision.projection import CameraModel
 
 log = logging.getLogger(__name__)
 

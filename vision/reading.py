@@ -25,7 +25,6 @@ from rules.board import STANDARD, Board
 from rules.events import BoardReading, Disc
 from vision import rims as rimlib
 from vision.calibration import Calibration, check_frame
-from vision.camera import CameraModel
 from vision.discs import (
     PX_PER_MM,
     board_light,
@@ -38,6 +37,7 @@ from vision.discs import (
 )
 from vision.empty import Difference, compare, rescaled
 from vision.errors import BoardInDoubt, CameraMoved, UnreadableImage
+from vision.projection import CameraModel
 from vision.registration import (
     MIN_AGREEMENT,
     find_board,

@@ -21,9 +21,9 @@ import numpy as np
 
 from rules.board import STANDARD, Board
 from vision import coarse as coarselib
-from vision.camera import CameraModel, looking_down
 from vision.errors import NoBoardFound, TooDark
 from vision.lens import focal_guess
+from vision.projection import CameraModel, looking_down
 from vision.rings import (
     Measure,
     Priors,

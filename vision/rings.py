@@ -21,8 +21,8 @@ import cv2
 import numpy as np
 
 from rules.board import Board
-from vision.camera import CameraModel
 from vision.fit import least_squares
+from vision.projection import CameraModel
 
 log = logging.getLogger(__name__)
 

@@ -19,8 +19,8 @@ import cv2
 import numpy as np
 
 from rules.board import Board
-from vision.camera import CameraModel
 from vision.errors import UnknownSeat
+from vision.projection import CameraModel
 
 log = logging.getLogger(__name__)
 

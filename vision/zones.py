@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass
 
 from rules.board import Board
-from vision.camera import CameraModel
+from vision.projection import CameraModel
 from vision.rims import Rim
 
 SIGMA_RIM_PX = 0.25        # a well seen rim's centre, in pixels of the frame

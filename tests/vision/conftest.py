@@ -21,7 +21,7 @@ from hw_sim.discs import BoardState
 from hw_sim.frames import end_of_round_states
 from rules.board import STANDARD
 from vision import calibrate
-from vision.camera import CameraModel
+from vision.projection import CameraModel
 from vision.seats import seat_side
 
 MODE = "v2-imx219-2x2"

@@ -12,7 +12,7 @@ import cv2
 
 from rules.board import Board
 from vision import Calibration, Reading, read_board
-from vision.camera import CameraModel
+from vision.projection import CameraModel
 
 TRUTH = Path(__file__).with_name("data") / "real_truth.json"
 REAL = Path(__file__).with_name("data") / "real"

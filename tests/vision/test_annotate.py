@@ -21,7 +21,7 @@ import pytest
 from rules.board import STANDARD
 from vision import annotate, to_discs
 from vision.calibration import Calibration, check_picture
-from vision.camera import looking_down
+from vision.projection import looking_down
 from vision.reading import DiscReading, Reading
 from vision.seats import turned
 

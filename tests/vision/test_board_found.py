@@ -14,7 +14,7 @@ from hw_sim.discs import BoardState
 from hw_sim.frames import plan_frames
 from tests.vision.conftest import decode, seat0_of
 from vision import calibrate, read_board
-from vision.camera import CameraModel
+from vision.projection import CameraModel
 
 
 def test_discs_along_a_quadrant_line_do_not_turn_the_board():

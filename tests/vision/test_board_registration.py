@@ -50,7 +50,7 @@ def _reading(camera, radii, agreement):
 
 def test_two_readings_of_the_lines_that_fit_alike_put_the_board_in_doubt():
     from rules.board import STANDARD
-    from vision.camera import looking_down
+    from vision.projection import looking_down
     from vision.registration import _doubt, scaled_camera
 
     camera = looking_down(2028, 1520, 1500.0, (1014.0, 760.0), 2.0)

@@ -10,7 +10,7 @@ import pytest
 from tests.vision.conftest import seat0_of
 from vision import CalibrationError, calibrate, load_calibration, read_board, save_calibration
 from vision.calibration import check_picture
-from vision.camera import CameraModel
+from vision.projection import CameraModel
 
 
 def test_the_calibration_puts_the_board_where_the_truth_has_it(rigs):

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from hw_sim.rig import CameraRig
-from vision.camera import CameraModel, looking_down
 from vision.lens import focal_guess
+from vision.projection import CameraModel, looking_down
 from vision.seats import turned
 
 
