@@ -187,11 +187,16 @@ SCALE_PEAKS = 8    # the strongest rings weighed
 SCALE_FLOOR = 2.0  # ... above this (in the board's typical edge energy)
 
 
-def disc_scale(view: TopView, board: Board) -> float:
+def disc_scale(view: TopView, board: Board,
+               at: np.ndarray | None = None) -> float:
     """How much larger than ``board``'s scale says the discs look (1: as it says): the ring
     size at which the view's strongest rings, on the playing surface, stand out most, if
     clearly more than at the expected size. A board read from scratch is measured with its
-    outer line at the tournament radius; a smaller board's discs then look larger."""
+    outer line at the tournament radius; a smaller board's discs then look larger.
+
+    ``at``: board points (n, 2 mm) of discs read; the size is then the one at which the rings
+    there stand out most together (a disc or two, too few to outweigh the board's own rings
+    over the whole surface, still say their size)."""
     a, b, _ = _tensor(view.image, view, board)
     h, w = a.shape
     on = (view.radius < board.outer_radius) & (view.radius > board.hole_diameter / 2 + 4.0)
@@ -201,6 +206,15 @@ def disc_scale(view: TopView, board: Board) -> float:
     z[:h, :w, 0] = a
     z[:h, :w, 1] = b
     fz = cv2.dft(z, flags=cv2.DFT_COMPLEX_OUTPUT)
+    cells: list[tuple[int, int]] = []
+    if at is not None:
+        for x, y in np.asarray(at, np.float64).reshape(-1, 2):
+            c = int((x + view.extent) * view.ppm)
+            r = int((view.extent - y) * view.ppm)
+            if 0 <= r < h and 0 <= c < w:
+                cells.append((r, c))
+        if not cells:
+            return 1.0
     scores = []
     for k in SCALES:
         radius = board.disc_radius * view.ppm * k
@@ -208,6 +222,9 @@ def disc_scale(view: TopView, board: Board) -> float:
                         flags=cv2.DFT_SCALE)[:h, :w, 0]
         span = int(2 * round(0.55 * radius) + 1)
         local = cv2.dilate(resp, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (span, span)))
+        if at is not None:
+            scores.append(float(sum(local[r, c] for r, c in cells)))
+            continue
         peaks = np.sort(resp[(resp >= local) & on & (resp > SCALE_FLOOR)])[::-1]
         scores.append(float(np.sum(peaks[:SCALE_PEAKS] - SCALE_FLOOR)))
     best = int(np.argmax(scores))

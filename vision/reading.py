@@ -310,6 +310,11 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                 break
             scale /= k
             seen_ = _look(frame, calibration, *_rescaled(reg, board, scale))
+        few = _few_discs_size(seen_)
+        if few is not None:
+            doubts.append(f"the discs look {few - 1:+.0%} the size the board is taken at, too "
+                          "few of them to be sure of its size: check the board, or state it in "
+                          "the config's [board]")
     reg, board = seen_.reg, seen_.board
     if scale != 1.0:
         inches = 2 * board.surface_radius / 25.4
@@ -490,6 +495,7 @@ def _unread(diff: Difference, view: Any, board: Board, discs: list[DiscReading],
 
 
 RESCALE = 0.06  # discs measured this much larger or smaller than the board says rescale it
+FEW_SIZE_OFF = 0.1  # one or two discs whose rings say this much another size: board in doubt
 #                 (a third of it once their rings have already said the board is another size)
 
 
@@ -562,6 +568,26 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
 def _on_surface(seen: _Seen, within: float) -> int:
     """How many discs a look found within ``within`` mm of the centre (its board's mm)."""
     return sum(math.hypot(seen.rims[i].x_mm, seen.rims[i].y_mm) < within for i in seen.keep)
+
+
+def _few_discs_size(seen: _Seen) -> float | None:
+    """With too few discs seen cleanly to settle the board's size (fewer than three), the
+    size their rings stand out most at, when clearly another than the board is taken at; else
+    None. A disc that looks a fifth larger than expected has its rim fitted with too small a
+    circle (the rim is looked for near the expected radius), its centre and edge millimetres
+    off with nothing else to say so; its rings at its own size still show it."""
+    clean = [i for i in seen.keep if seen.rims[i].coverage >= 0.3
+             and seen.rims[i].spread_mm < 0.4 and not seen.rims[i].in_ditch]
+    if len(clean) >= 3:
+        return None
+    board = seen.board
+    scoring = [(seen.rims[i].x_mm, seen.rims[i].y_mm) for i in seen.keep
+               if not seen.rims[i].in_ditch
+               and board.zone(math.hypot(seen.rims[i].x_mm, seen.rims[i].y_mm)) > 0]
+    if not scoring:
+        return None
+    k = disc_scale(seen.view, board, at=np.array(scoring))
+    return k if abs(k - 1.0) > FEW_SIZE_OFF else None
 
 
 def _disc_size(rims: list, keep: list[int], board: Board) -> float:

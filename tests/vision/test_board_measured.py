@@ -74,3 +74,36 @@ def test_a_stated_board_is_taken_as_stated(club):
     frame, _ = club.frame(_between_lines())
     reading = read_board(frame, board=CLUB)
     assert reading.board == CLUB
+
+
+# a 21-inch board of tournament proportions: its discs are the usual 32 mm, so read at the
+# tournament's size they look a fifth too large
+SMALL = Board(hole_diameter=35.0, fifteen_radius=82.1, ten_radius=164.2, outer_radius=246.3,
+              surface_radius=266.7, ditch_radius=307.0)
+
+
+@pytest.mark.parametrize("calibrated", [True, False], ids=["calibrated", "from scratch"])
+def test_a_disc_on_a_line_of_a_board_of_unknown_size_is_checked(calibrated):
+    """One disc on the board, touching the 10 line from inside (a 5), too few to settle the
+    board's size by: read at the tournament's size its rim is fitted with too small a circle
+    and it would read a 10. Its rings say its size, so the board is in doubt, not a silent 10."""
+    small = scenes.rig(53, board=SMALL)
+    placed = (PlacedDisc(150.0, 0.0, 0), PlacedDisc(0.0, 282.0, 1), PlacedDisc(-283.0, 10.0, 1))
+    frame, truth = small.frame(placed)
+    reading = read_board(frame, small.calibration if calibrated else None)
+    assert [t["zone"] for t in truth["discs"] if t["zone"] > 0] == [5]
+    # (read at the wrong size its position is in the wrong mm too: it is the one disc on the
+    # playing surface)
+    on_board = [d for d in reading.discs if not d.in_ditch]
+    assert len(on_board) == 1
+    assert on_board[0].zone == 5 or on_board[0].uncertain, on_board[0]
+    assert any("too few of them to be sure of its size" in d for d in reading.doubts)
+
+
+@pytest.mark.parametrize("seed", [52, 54])
+def test_a_lone_disc_on_a_tournament_board_puts_no_size_in_doubt(seed):
+    rig = scenes.rig(seed)
+    frame, _ = rig.frame((PlacedDisc(120.0, 45.0, 0),))
+    for cal in (rig.calibration, None):
+        reading = read_board(frame, cal)
+        assert not any("size" in d for d in reading.doubts), reading.doubts
