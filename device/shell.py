@@ -89,7 +89,7 @@ class StoreHandle:
         store that cannot be opened for writing is still read, if it can be, to resume."""
         try:
             store = self.open()
-            verdict = store.quick_check()
+            verdict = store.structure()
             match_id = store.unfinished()
             got = store.recover(match_id) if match_id is not None else None
             if verdict != "ok":

@@ -556,11 +556,13 @@ class EventStore:
                           "ORDER BY id", (match_id, match_id))
         return [(json.loads(b), r) for b, r in rows]
 
-    def quick_check(self) -> str:
-        """SQLite's quick check of the file's structure ('ok' or the problems): cheap enough for
-        every start, so a spoilt page is found before the box writes beside it."""
+    def structure(self) -> str:
+        """SQLite's integrity check of the file ('ok' or the problems), run at every start so a
+        spoilt page is found before the box writes beside it. Not its quick check: that one
+        does not compare the indexes with the table, and a spoilt index is as spoilt (a store
+        of 60 matches takes 2 ms; a year of a club's matches some hundred)."""
         try:
-            rows = self._db.execute("PRAGMA quick_check").fetchall()
+            rows = self._db.execute("PRAGMA integrity_check").fetchall()
         except sqlite3.Error as exc:
             return str(exc)
         return "; ".join(str(r[0]) for r in rows)
