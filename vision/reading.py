@@ -570,15 +570,19 @@ def _on_surface(seen: _Seen, within: float) -> int:
     return sum(math.hypot(seen.rims[i].x_mm, seen.rims[i].y_mm) < within for i in seen.keep)
 
 
+def _sized(rim: rimlib.Rim) -> bool:
+    """A rim seen well enough for its radius to say the discs' size: a third of its round,
+    tightly, on the playing surface."""
+    return rim.coverage >= 0.3 and rim.spread_mm < 0.4 and not rim.in_ditch
+
+
 def _few_discs_size(seen: _Seen) -> float | None:
     """With too few discs seen cleanly to settle the board's size (fewer than three), the
     size their rings stand out most at, when clearly another than the board is taken at; else
     None. A disc that looks a fifth larger than expected has its rim fitted with too small a
     circle (the rim is looked for near the expected radius), its centre and edge millimetres
     off with nothing else to say so; its rings at its own size still show it."""
-    clean = [i for i in seen.keep if seen.rims[i].coverage >= 0.3
-             and seen.rims[i].spread_mm < 0.4 and not seen.rims[i].in_ditch]
-    if len(clean) >= 3:
+    if sum(_sized(seen.rims[i]) for i in seen.keep) >= 3:
         return None
     board = seen.board
     scoring = [(seen.rims[i].x_mm, seen.rims[i].y_mm) for i in seen.keep
@@ -595,8 +599,7 @@ def _disc_size(rims: list, keep: list[int], board: Board) -> float:
     seen well enough (fitted freely; a third of their round, tightly), 1 when fewer than three
     are. Their coverage counts profiles near the expected radius, so a disc of another size
     is seen over less of its round than it shows."""
-    clean = [rims[i].radius_mm for i in keep
-             if rims[i].coverage >= 0.3 and rims[i].spread_mm < 0.4 and not rims[i].in_ditch]
+    clean = [rims[i].radius_mm for i in keep if _sized(rims[i])]
     if len(clean) < 3:
         return 1.0
     return float(np.median(clean)) / board.disc_radius

@@ -90,41 +90,38 @@ def stored(path: Path) -> list[dict]:
         return out
 
 
+def _full_then_freed(disk: Path, path: Path, shots: int, out: dict[str, object],
+                     resumed: bool = False) -> Box:
+    """The box started on a full disk (what it shows on starting, if ``resumed``) plays
+    ``shots``, then the space comes back: what it showed while full and once freed."""
+    filler = fill(disk)
+    box = Box(path)
+    if resumed:
+        out["resumed"] = box.seen()
+    box.shoot(shots)
+    out["while_full"] = box.seen()
+    filler.unlink()
+    box.later()
+    out["after"] = box.seen()
+    return box
+
+
 def scenario(name: str, disk: Path) -> dict[str, object]:
     path = disk / "lib" / "events.db"
     out: dict[str, object] = {}
     if name == "start-full-no-store":
-        filler = fill(disk)
-        box = Box(path)
-        box.shoot(3)
-        out["while_full"] = box.seen()
-        filler.unlink()
-        box.later()
-        out["after"] = box.seen()
+        box = _full_then_freed(disk, path, 3, out)
     elif name == "start-full-finished":
         box = Box(path)
         store = box.shell.store.open()
         store.finish(box.shell.match_id, {"finished": True}, box.t)
         box.shell.close()
-        filler = fill(disk)
-        box = Box(path)
-        box.shoot(2)
-        out["while_full"] = box.seen()
-        filler.unlink()
-        box.later()
-        out["after"] = box.seen()
+        box = _full_then_freed(disk, path, 2, out)
     elif name == "start-full-in-play":
         box = Box(path)
         box.shoot(2)
         box.shell.close()
-        filler = fill(disk)
-        box = Box(path)
-        out["resumed"] = box.seen()
-        box.shoot(3)
-        out["while_full"] = box.seen()
-        filler.unlink()
-        box.later()
-        out["after"] = box.seen()
+        box = _full_then_freed(disk, path, 3, out, resumed=True)
     elif name == "read-only":
         # A card that went read-only under a match: the box restarts on it (a remount needs the
         # store closed; the kernel's own remount after a card error would not wait for that).

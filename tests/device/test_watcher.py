@@ -74,13 +74,18 @@ def test_a_camera_failure_is_reported_for_the_request(tmp_path, broken):
         (tmp_path / "f00.png").write_bytes(b"not a picture")
     else:
         cam = frames(tmp_path, [0])
+    got = _one_reading(cam, reader, 5)
+    assert isinstance(got, ReadingFailed) and got.token == 5
+    assert ("cannot read" in got.reason) if broken == "missing" else "black" in got.reason
+
+
+def _one_reading(cam, read, token):
+    """What the watcher puts for one request of ``token``, the board taken as settled."""
     q = queue.Queue()
-    w = BoardWatcher(cam, reader, q.put, Settle(frames=1, interval_s=0.001))
+    w = BoardWatcher(cam, read, q.put, Settle(frames=1, interval_s=0.001))
     try:
-        w.request(5)
-        got = q.get(timeout=10)
-        assert isinstance(got, ReadingFailed) and got.token == 5
-        assert ("cannot read" in got.reason) if broken == "missing" else "black" in got.reason
+        w.request(token)
+        return q.get(timeout=30)
     finally:
         w.close()
 
@@ -95,12 +100,6 @@ def test_what_vision_cannot_read_reaches_the_display_in_few_words(tmp_path):
         return vision.to_discs(vision.read_board(frame)), None
 
     cam = frames(tmp_path, [128])   # a flat grey frame: a picture, but nothing to read
-    q = queue.Queue()
-    w = BoardWatcher(cam, read, q.put, Settle(frames=1, interval_s=0.001))
-    try:
-        w.request(3)
-        got = q.get(timeout=30)
-        assert isinstance(got, ReadingFailed) and got.token == 3
-        assert got.reason in (TooDark.words, NoBoardFound.words)
-    finally:
-        w.close()
+    got = _one_reading(cam, read, 3)
+    assert isinstance(got, ReadingFailed) and got.token == 3
+    assert got.reason in (TooDark.words, NoBoardFound.words)
