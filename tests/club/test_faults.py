@@ -107,7 +107,9 @@ def test_a_box_killed_mid_publish_and_started_again(broker: Mosquitto, tmp_path:
             scored = len(box_events(store))
             assert hub.events() < scored < 80
             relay.flow()
-            again = box_process(config, LOG)
+            # paced like a real match, so the box is still running once its link is back up
+            # (a box that ends its feed before it has reconnected leaves the rest unsent)
+            again = box_process(config, LOG, pace=0.05)
             assert again.wait(60) == 0, again.stderr.read() if again.stderr else ""
             until(lambda: hub.events() == 80, 30, "all 80 events at the hub")
             same_events(tmp_path, store, "board-3")
