@@ -26,6 +26,8 @@ shape, ditch, proportions, surface size, view, and each hazard). Columns, agains
   flagged   found discs flagged
   false     frames with a false disc that scores (found where no disc is, zone above 0)
   refused   frames vision would not read (their discs count as missed, the frame as not ok)
+  silent    frames whose totals are wrong with nothing flagged at all (the outcome a club
+            cannot forgive; a frame with any CHECK is not silent, however wrong)
 
 Then the speed: per frame size, the median JPEG decode of the frame, the calibrated reading's
 median and its multiple of the decode, and the median reading from scratch; and the failures
@@ -125,6 +127,7 @@ class Score:
     ok: bool = False
     right_as_read: bool = False  # every scoring disc found, on its side and zone, none false
     false_scoring: bool = False
+    silent: bool = False
     refused: str | None = None
     need_flag: int = 0
     need_flag_met: int = 0
@@ -200,6 +203,7 @@ def score(reading, truth: dict, board_known: bool) -> Score:
                            f"{d.zone}{', flagged' if d.uncertain else ''}"
                            f"{' (a third-set disc)' if near_spare else ''}")
     s.ok = ok and checked == exact
+    s.silent = not flagged_frame and list(reading.totals) != exact
     s.right_as_read = not s.false_scoring and all(
         i in pairs and found[pairs[i]].team == t["team"] and found[pairs[i]].zone == t["zone"]
         for i, t in enumerate(discs) if t["zone"] > 0)
@@ -233,7 +237,8 @@ class Tally:
         self.records.append({"frame": name, "tags": tags, "refused": s.refused,
                              "discs": s.discs, "found": s.found, "wrong_zone": s.wrong_zone,
                              "wrong_side": s.wrong_side, "ok": s.ok, "flagged": s.flagged,
-                             "false_scoring": s.false_scoring, "need_flag": s.need_flag,
+                             "false_scoring": s.false_scoring, "silent": s.silent,
+                             "need_flag": s.need_flag,
                              "need_flag_met": s.need_flag_met, "notes": s.notes})
         for g in groups(tags):
             c = self.c[g]
@@ -244,6 +249,7 @@ class Tally:
             c["ok"] += s.ok
             c["false"] += s.false_scoring
             c["refused"] += s.refused is not None
+            c["silent"] += s.silent
         self.radial += s.radial
         if s.refused is not None:
             self.refusals[s.refused.split(":")[0]] += 1
@@ -254,10 +260,10 @@ class Tally:
         print(f"\n== {title}")
         head = (f"{'frames of':<34} {'frames':>6} {'discs':>6} {'found':>7} {'wrong Z':>7} "
                 f"{'wrong S':>7} {'ok':>7} {'flagged':>7} {'false':>6} {'refused':>7} "
-                f"{'need flag':>9}")
+                f"{'silent':>6} {'need flag':>9}")
         print(head)
         print(f"{'  (target)':<34} {'':>6} {'':>6} {'99.8':>7} {'0':>7} {'0':>7} {'99.5':>7} "
-              f"{'<=5':>7} {'<=0.5':>6} {'':>7} {'flagged':>9}")
+              f"{'<=5':>7} {'<=0.5':>6} {'':>7} {'0':>6} {'flagged':>9}")
         order = sorted(self.c, key=lambda g: (g != "all", g.startswith("hazard"), g))
         last = None
         for g in order:
@@ -270,7 +276,7 @@ class Tally:
             print(f"{g[:34]:<34} {n:>6} {c['discs']:>6} "
                   f"{_pct(c['found'], c['discs']):>7} {c['wrong_zone']:>7} {c['wrong_side']:>7} "
                   f"{_pct(c['ok'], n):>7} {_pct(c['flagged'], c['found_all']):>7} "
-                  f"{_pct(c['false'], n, 1):>6} {c['refused']:>7} "
+                  f"{_pct(c['false'], n, 1):>6} {c['refused']:>7} {c['silent']:>6} "
                   f"{c['need_flag_met']:>4}/{c['need_flag']:<4}")
         if self.refusals:
             print("  refused: " + ", ".join(f"{k} {v}" for k, v in self.refusals.most_common()))

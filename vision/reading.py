@@ -72,6 +72,8 @@ UNEVEN_PER_CONTRAST = 0.1  # ... or this share of its contrast (a dark face's no
 MAX_RADIUS_OFF_MM = 1.6  # apparent radius against the disc's
 MIN_CHANGE = 0.06         # log-colour change of a face from the empty board there, at least
 CHANGE_PER_NOISE = 4.0    # ... and this many times the frame's own noise against it
+FACE_PER_NOISE = 5.0      # ... or, for a whole face's change, this many times a bare patch's
+#                           of its size (a face averages its pixels' noise away)
 SURFACE_SEEN = 0.98       # share of the playing surface the frame must show
 
 
@@ -299,11 +301,21 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         if k != 1.0:  # taken only if more discs are found at that size, within the same
             # outer line (a larger board taken reaches onto the table), their radii agreeing
             other = _look(frame, calibration, *_rescaled(reg, board, 1.0 / k))
-            within = min(1.0, k) * board.outer_radius
-            more = _on_surface(other, within / k)
-            if (more >= 3 and more > _on_surface(seen_, within)
-                    and abs(_disc_size(other.rims, other.keep, other.board) - 1.0) < 0.08):
+            if _more_discs(seen_, other, k, board, least=3):
                 scale, seen_ = 1.0 / k, other
+        swept = False
+        if seen_.diff is None and sum(_sized(seen_.rims[i]) for i in seen_.keep) < 3:
+            # too few discs to measure: on a board of another size than taken (a 20-inch
+            # one is taken a quarter too large) its discs may not be found at all, the
+            # board's own rings outweighing theirs; so each other size is looked at. (Against
+            # the empty board, a disc not found still shows as a change, and is flagged.)
+            best = None
+            for k in SWEEP:
+                other = _look(frame, calibration, *_rescaled(reg, board, scale / k))
+                if _more_discs(best[1] if best else seen_, other, k, board, least=1):
+                    best = (k, other)
+            if best is not None:
+                scale, seen_, swept = scale / best[0], best[1], True
         for _ in range(2):  # the discs' own size, measured, settles it
             k = _disc_size(seen_.rims, seen_.keep, seen_.board)
             if abs(k - 1.0) <= (RESCALE if scale == 1.0 else RESCALE / 3):
@@ -314,6 +326,10 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         if few is not None:
             doubts.append(f"the discs look {few - 1:+.0%} the size the board is taken at, too "
                           "few of them to be sure of its size: check the board, or state it in "
+                          "the config's [board]")
+        elif swept and sum(_sized(seen_.rims[i]) for i in seen_.keep) < 3:
+            doubts.append("its discs were found only on taking the board for another size, "
+                          "too few of them to be sure of it: check the board, or state it in "
                           "the config's [board]")
     reg, board = seen_.reg, seen_.board
     if scale != 1.0:
@@ -351,6 +367,8 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         discs = _beside(diff, view, board, discs, least)
         discs += [_unread_disc(x, y, view, board, reg, sides.colours)
                   for x, y in _unread(diff, view, board, discs, least)]
+        discs += [_unread_disc(x, y, view, board, reg, sides.colours)
+                  for x, y in _rejected(seen_, discs)]
     if doubts:  # the board in doubt: every disc is to be checked, for that reason
         discs = [replace(d, uncertain=True, confidence=min(d.confidence, 0.3),
                          doubt=d.doubt or "the board as a whole is in doubt") for d in discs]
@@ -494,6 +512,41 @@ def _unread(diff: Difference, view: Any, board: Board, discs: list[DiscReading],
     return out
 
 
+REJECTED_COVERAGE = 0.15  # a rim followed over this share of its round, around a face that
+#                          changed the board as a disc's does, is looked at even if not read
+
+
+def _rejected(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float, float]]:
+    """Where a rim was found around a face that changed the empty board as much as a disc's
+    does, on the playing surface where it would score, and no disc was read (board mm): a disc
+    whose face a lamp's glare or the wood's grain makes uneven, or whose rim shows over little
+    of its round. Too faint a change to stand out as a patch (:func:`_unread`), its rim says a
+    disc may lie there, so it is flagged rather than left out of the count."""
+    if seen.change is None or seen.least is None:
+        return []
+    board, out = seen.board, []
+    taken = [(d.x_mm, d.y_mm) for d in discs]
+    kept = set(seen.keep)
+    order = sorted(range(len(seen.rims)), key=lambda i: -seen.rims[i].coverage)
+    for i in order:
+        r = seen.rims[i]
+        if (i in kept or r.in_ditch or r.coverage < REJECTED_COVERAGE
+                or seen.change[i] < seen.least or r.spread_mm > MAX_SPREAD_MM
+                or board.zone(math.hypot(r.x_mm, r.y_mm)) == 0
+                or math.hypot(r.x_mm, r.y_mm) < board.hole_diameter / 2 + board.disc_radius + 4):
+            continue  # (a ring against the hole's edge, which a camera's nudge shifts)
+        if any(math.hypot(r.x_mm - x, r.y_mm - y) <= 1.6 * board.disc_radius for x, y in taken):
+            continue
+        # the change in its colour, not only its brightness: a shadow's soft edge can be
+        # ringed too, and the light field evens out only a coarse shadow
+        res = seen.diff.at(seen.view, np.array([[r.x_mm, r.y_mm]]), 0.8 * board.disc_radius)[0]
+        hue = float(np.linalg.norm(res - res.mean()))
+        if hue >= 0.5 * seen.least or seen.change[i] >= SUSPECT_CHANGE * seen.least:
+            out.append((r.x_mm, r.y_mm))
+            taken.append((r.x_mm, r.y_mm))
+    return out
+
+
 RESCALE = 0.06  # discs measured this much larger or smaller than the board says rescale it
 FEW_SIZE_OFF = 0.1  # one or two discs whose rings say this much another size: board in doubt
 #                 (a third of it once their rings have already said the board is another size)
@@ -509,6 +562,7 @@ class _Seen:
     view: Any
     diff: Difference | None
     least: float | None
+    face_least: float | None
     rims: list
     faces: np.ndarray
     light: np.ndarray
@@ -525,7 +579,7 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
     maps = calibration.maps if same else view_maps(reg.camera, board, board.disc_thickness,
                                                    PX_PER_MM)
     view = top_view(frame, maps)
-    diff = least = None
+    diff = least = face_least = None
     if calibration is not None and calibration.reference is not None:
         reference = calibration.reference
         if not same and calibration.board.outer_radius != board.outer_radius:
@@ -536,8 +590,10 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
     if diff is not None:  # rims looked for in the difference too: the board's own lines and
         # print are gone from it
         least = max(MIN_CHANGE, CHANGE_PER_NOISE * _noise(diff, view, board))
+        face_least = min(least, max(MIN_CHANGE,
+                                    FACE_PER_NOISE * _face_noise(diff, view, board)))
         cands = _changed(candidates(view, board, also=diff.residual * 100.0), diff, view,
-                         board, least)
+                         board, face_least)
     else:
         cands = candidates(view, board)
     levels = (calibration.clutter if calibration is not None and calibration.clutter
@@ -560,9 +616,24 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
     # shaded by each other) are judged by their own colour against its floor
     keep = [i for i, r in enumerate(rims)
             if _is_disc(r, faces[i], even[i], around[i], lit[i], board,
-                        None if change is None or r.in_ditch else (float(change[i]), least))]
+                        None if change is None or r.in_ditch else (float(change[i]),
+                                                                   face_least))]
     keep = _distinct([rims[i] for i in keep], keep, board)
-    return _Seen(reg, board, view, diff, least, rims, faces, light, change, keep)
+    return _Seen(reg, board, view, diff, least, face_least, rims, faces, light, change, keep)
+
+
+SWEEP = (0.88, 1.1, 1.2, 1.3)  # the other sizes discs are looked for at, when too few are found
+
+
+def _more_discs(seen: _Seen, other: _Seen, k: float, board: Board, least: int) -> bool:
+    """Whether a look taking the discs ``k`` times larger than ``seen`` does finds more of
+    them (at least ``least``) within the same outer line (a larger board taken reaches onto
+    the table), their radii agreeing with that size."""
+    within = min(1.0, k) * board.outer_radius
+    more = _on_surface(other, within * other.board.outer_radius / board.outer_radius)
+    return (more >= least
+            and more > _on_surface(seen, within * seen.board.outer_radius / board.outer_radius)
+            and abs(_disc_size(other.rims, other.keep, other.board) - 1.0) < 0.08)
 
 
 def _on_surface(seen: _Seen, within: float) -> int:
@@ -650,6 +721,23 @@ def _noise(diff: Difference, view: object, board: Board) -> float:
     on = (view.radius < board.surface_radius - 5.0) & view.inside  # type: ignore
     on[1::2, :] = False  # every other row: plenty for a median
     return float(np.median(diff.size[on])) if on.any() else 0.0
+
+
+def _face_noise(diff: Difference, view: Any, board: Board) -> float:
+    """The frame's noise against the empty board as a disc's face sees it: the median change
+    of disc-sized patches on a grid over the playing surface (mostly bare board). A dark
+    board's pixels are noisy in logarithms, but a face's change is its middle's median, in
+    which that noise mostly cancels; a black disc on a black board changes it by less than
+    the pixels' noise and still stands well above this."""
+    g = np.arange(-board.surface_radius, board.surface_radius, 12.0)
+    xx, yy = np.meshgrid(g, g)
+    rr = np.hypot(xx, yy)
+    on = (rr < board.surface_radius - 20.0) & (rr > board.hole_diameter / 2 + 20.0)
+    pts = np.stack([xx[on], yy[on]], -1)
+    if not len(pts):
+        return 0.0
+    return float(np.median(np.linalg.norm(diff.at(view, pts, 0.8 * board.disc_radius),
+                                          axis=1)))
 
 
 def _changed(cands: list, diff: Difference, view: Any, board: Board, least: float) -> list:

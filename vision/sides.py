@@ -250,8 +250,12 @@ def _sides(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
                 return Sides(tuple(int(t) for t in teams), tuple(bool(o) for o in ~odd),
                              _seen(faces, teams))
         teams = np.argmin(d, axis=1)
-        # a disc far nearer one named colour than the other is sure
-        sure = np.abs(d[:, 0] - d[:, 1]) > 0.25 * np.linalg.norm(ref[0] - ref[1])
+        # a disc far nearer one named colour than the other, and near it, is sure: a face
+        # unlike both (a dark disc greyed by a lamp's glare, a third set's) is nearer one of
+        # them by chance
+        apart = float(np.linalg.norm(ref[0] - ref[1]))
+        sure = ((np.abs(d[:, 0] - d[:, 1]) > 0.25 * apart)
+                & (d.min(axis=1) < max(_SAME, 0.5 * apart)))
         return Sides(tuple(int(t) for t in teams), tuple(bool(s) for s in sure & ~odd),
                      _seen(faces, teams))
     if two:

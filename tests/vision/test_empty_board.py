@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.reading as reading_module
 from hw_sim.discs import PlacedDisc
 from hw_sim.look import DiscSet
 from tests.vision import scenes
@@ -65,6 +66,38 @@ def test_a_dark_disc_on_a_dark_board_stands_out():
     reading = read_board(frame, dark.calibration)
     assert _all_read(reading, truth)
     assert not any(d.uncertain and d.zone == 0 for d in reading.discs)
+
+
+@pytest.mark.parametrize(("seed", "surface", "discs"), [
+    (43, (38, 52, 92), DiscSet("navy-natural", (30, 40, 75), (222, 200, 152), 0.04)),
+    (44, (26, 27, 27), DiscSet("black-red", (40, 38, 42), (172, 39, 35), 0.04)),
+], ids=["navy on navy", "black on black"])
+def test_a_dark_disc_on_a_board_of_its_own_colour_is_found(seed, surface, discs):
+    """Dark discs on a board of nearly their own colour: a face changes the empty board less
+    than a dark board's pixels are noisy, but its middle's median averages that noise away, so
+    it is measured against a bare patch's of its size, and found."""
+    dark = scenes.rig(seed, look={"surface": "painted", "surface_rgb": surface, "grain": 0.02,
+                                  "line_rgb": (226, 220, 200), "numeral_rgb": (226, 220, 200)},
+                      discs=discs)
+    frame, truth = dark.frame(DISCS)
+    assert _all_read(read_board(frame, dark.calibration), truth)
+
+
+def test_a_rim_round_a_changed_face_left_unread_is_flagged(rig):
+    """A rim found around a face that changed the empty board as a disc's does, and not read
+    as one (its face made uneven by a lamp's sheen, say), is flagged where it lies; a rim on
+    bare board, or against the hole's edge, is not."""
+    frame, _ = rig.frame(DISCS)
+    reading = read_board(frame, rig.calibration)
+    reg, board = reading_module.locate(frame, rig.calibration, None)
+    seen = reading_module._look(frame, rig.calibration, reg, board)
+    xy = [(seen.rims[i].x_mm, seen.rims[i].y_mm) for i in seen.keep]
+    k = min(range(len(xy)), key=lambda j: math.dist(xy[j], (0.0, 60.0)))  # the 15
+    dropped = replace(seen, keep=[i for j, i in enumerate(seen.keep) if j != k])
+    others = [d for d in reading.discs if math.dist((d.x_mm, d.y_mm), xy[k]) > 5.0]
+    found = reading_module._rejected(dropped, others)
+    assert len(found) == 1 and math.dist(found[0], xy[k]) < 1.0
+    assert reading_module._rejected(seen, list(reading.discs)) == []
 
 
 def test_something_unread_on_the_board_is_flagged(rig):

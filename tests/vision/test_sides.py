@@ -102,3 +102,13 @@ def test_a_colour_between_the_known_one_and_another_is_unsure():
     between = (176, 55, 52)  # a paler red: a different set, or the same in other light?
     s = assign(jitter(between, 3, 8, amount=0.01), colours=(None, RED))
     assert not any(s.sure)
+
+
+def test_a_face_unlike_both_named_colours_is_unsure():
+    """A black disc greyed by a lamp's sheen on the varnish is nearer the red side's colour
+    than the black's, in logarithms, but near neither: its side is to be checked."""
+    named = ((21, 21, 21), (163, 38, 32))  # as a match's earlier reading saw them
+    s = assign(np.array([(104.0, 101.0, 113.0)]), colours=named)
+    assert s.sure == (False,)
+    sure = assign(np.array([(26.0, 25.0, 27.0), (170.0, 40.0, 37.0)]), colours=named)
+    assert sure.teams == (0, 1) and all(sure.sure)
