@@ -364,11 +364,18 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             sure, (round(float(face[0])), round(float(face[1])), round(float(face[2]))),
             round(confidence, 3), doubt))
     if diff is not None:  # what changed the board and is not a disc read, flagged there
+        over = _over_board(diff, view, board, discs, least)
+        if over is not None:  # a hand or an arm: its own patches are not discs
+            discs = [d for d in discs if not _part_of(d, over, view, board)]
         discs = _beside(diff, view, board, discs, least)
-        discs += [_unread_disc(x, y, view, board, reg, sides.colours)
-                  for x, y in _unread(diff, view, board, discs, least)]
-        discs += [_unread_disc(x, y, view, board, reg, sides.colours)
-                  for x, y in _rejected(seen_, discs)]
+        unread = [_unread_disc(x, y, view, board, reg, sides.colours)
+                  for x, y in _unread(diff, view, board, discs, least) + _rejected(seen_, discs)]
+        if over is not None:  # what is marked there is said to be what it most likely is
+            unread = [replace(d, doubt=OVER_DOUBT) if _within(over, view, d.x_mm, d.y_mm, 2.0)
+                      else d for d in unread]
+            if not any(d.uncertain for d in discs + unread):
+                doubts.append(OVER_DOUBT)
+        discs += unread
     if doubts:  # the board in doubt: every disc is to be checked, for that reason
         discs = [replace(d, uncertain=True, confidence=min(d.confidence, 0.3),
                          doubt=d.doubt or "the board as a whole is in doubt") for d in discs]
@@ -452,6 +459,63 @@ def _unexplained(diff: Difference, view: Any, board: Board, discs: list,
         xy = np.array([[d.x_mm, d.y_mm] for d in discs])
         changed &= view.disc_mask(xy, board.disc_radius + BESIDE_MM[0]) == 0
     return changed
+
+
+OVER_AREA = 4.0  # a change unexplained by the discs read over this many discs' areas in one
+#                 patch is something over the board: a hand, an arm, a sleeve
+OVER_LIKE = 0.45  # a disc read there whose face is this near its colour (log) is a patch of it
+OVER_DOUBT = ("a hand, an arm or something else lies over the board here: take the picture "
+              "again once it is clear, or check the discs near it")
+
+
+def _over_board(diff: Difference, view: Any, board: Board, discs: list,
+                least: float) -> np.ndarray | None:
+    """Where something other than discs lies over the playing surface (bool mask of the
+    view), or None: a patch of change the discs read do not explain, larger than a few discs
+    (a cluster of discs explains its own; a disc left unread is one disc's patch). A hand's
+    knuckles, a sleeve's folds and the arm's edge against the board ring like rims."""
+    changed = _changes(diff, view, board, least) & (view.radius < board.surface_radius)
+    mask = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    area = math.pi * ((board.disc_radius + 3.0) * view.ppm) ** 2  # a disc and its shadow
+    # each patch less what the discs read in it explain (those rimmed on a hand too: they are
+    # counted, not masked, so they cannot cut the hand into pieces each too small to tell)
+    explained = np.zeros(n)
+    for d in discs:
+        k = labels[_cell(view, d.x_mm, d.y_mm, labels.shape)]
+        explained[k] += area
+    big = [k for k in range(1, n)
+           if stats[k, cv2.CC_STAT_AREA] - explained[k] >= OVER_AREA * area]
+    return np.isin(labels, big) if big else None
+
+
+def _cell(view: Any, x: float, y: float, shape: tuple[int, ...]) -> tuple[int, int]:
+    """The view's (row, column) of board point (x, y), clipped to ``shape``."""
+    col = int(np.clip(round((x + view.extent) * view.ppm - 0.5), 0, shape[1] - 1))
+    row = int(np.clip(round((view.extent - y) * view.ppm - 0.5), 0, shape[0] - 1))
+    return row, col
+
+
+def _within(over: np.ndarray, view: Any, x: float, y: float, reach_mm: float) -> bool:
+    """Whether board point (x, y) lies within ``reach_mm`` of the mask."""
+    r = max(0, round(reach_mm * view.ppm))
+    row, col = _cell(view, x, y, over.shape)
+    return bool(over[max(0, row - r):row + r + 1, max(0, col - r):col + r + 1].any())
+
+
+def _part_of(d: DiscReading, over: np.ndarray, view: Any, board: Board) -> bool:
+    """Whether a disc read is a patch of what lies over the board: beside it, its face of the
+    colour that thing has round it (a disc under a hand's edge is of its side's colour)."""
+    if d.in_ditch or d.zone == 0 or not _within(over, view, d.x_mm, d.y_mm,
+                                                board.disc_radius + 7.0):
+        return False
+    xx, yy = view.grid
+    near = over & (np.hypot(xx - d.x_mm, yy - d.y_mm) < 40.0)
+    if not near.any():
+        return False
+    colour = np.median(view.image[near], axis=0)[::-1]  # RGB
+    like = float(np.linalg.norm(np.log(np.array(d.colour) + 8.0) - np.log(colour + 8.0)))
+    return like < OVER_LIKE
 
 
 BESIDE_DOUBT = "something beside it changed the board and is not a disc read (a hand over it?)"
