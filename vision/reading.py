@@ -366,16 +366,30 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     if diff is not None:  # what changed the board and is not a disc read, flagged there
         over = _over_board(diff, view, board, discs, least)
         if over is not None:  # a hand or an arm: its own patches are not discs
-            discs = [d for d in discs if not _part_of(d, over, view, board)]
+            discs = [d for d in discs if not _part_of(d, over, view, board, sides.colours)]
         discs = _beside(diff, view, board, discs, least)
         unread = [_unread_disc(x, y, view, board, reg, sides.colours)
-                  for x, y in _unread(diff, view, board, discs, least) + _rejected(seen_, discs)]
-        if over is not None:  # what is marked there is said to be what it most likely is
-            unread = [replace(d, doubt=OVER_DOUBT) if _within(over, view, d.x_mm, d.y_mm, 2.0)
-                      else d for d in unread]
+                  for x, y in _unread(diff, view, board, discs, least)]
+        unread += [_unread_disc(x, y, view, board, reg, sides.colours)
+                   for x, y in _rejected(seen_, discs + unread)]
+        if over is not None:  # what is marked there is said to be what it most likely is,
+            # once for each thing over the board
+            marked, kept = set(), []
+            for d in unread:
+                k = _label_at(over, view, d.x_mm, d.y_mm, 2.0)
+                if k is None:
+                    kept.append(d)
+                elif k not in marked:  # (scoring nothing: a hand seldom hides a disc, and
+                    # if it does the players add it; the mark holds the round for a look)
+                    marked.add(k)
+                    kept.append(replace(d, zone=0, doubt=OVER_DOUBT))
+            unread = kept
             if not any(d.uncertain for d in discs + unread):
-                doubts.append(OVER_DOUBT)
+                doubts.append(OVER_DOUBT.replace(" here", ""))
         discs += unread
+    else:  # from scratch: a disc like the board shows only as a clean rim round an even face
+        discs += [replace(_unread_disc(x, y, view, board, reg, sides.colours), doubt=LIKE_DOUBT)
+                  for x, y in _rejected(seen_, discs)]
     if doubts:  # the board in doubt: every disc is to be checked, for that reason
         discs = [replace(d, uncertain=True, confidence=min(d.confidence, 0.3),
                          doubt=d.doubt or "the board as a whole is in doubt") for d in discs]
@@ -468,12 +482,34 @@ OVER_DOUBT = ("a hand, an arm or something else lies over the board here: take t
               "again once it is clear, or check the discs near it")
 
 
+def _like_the_board(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float, float]]:
+    """From scratch, :func:`_rejected`'s clean rims round even faces."""
+    board, out = seen.board, []
+    if seen.even is None:
+        return out
+    taken = [(d.x_mm, d.y_mm) for d in discs]
+    kept = set(seen.keep)
+    for i in sorted(range(len(seen.rims)), key=lambda i: -seen.rims[i].coverage):
+        r = seen.rims[i]
+        d = math.hypot(r.x_mm, r.y_mm)
+        if (i in kept or r.in_ditch or r.coverage < LIKE_COVERAGE or r.points < LIKE_POINTS
+                or r.spread_mm > LIKE_SPREAD_MM or float(seen.even[i]) > EVEN_FACE
+                or abs(r.radius_mm - board.disc_radius) > MAX_RADIUS_OFF_MM
+                or board.zone(d) == 0 or d < board.hole_diameter / 2 + board.disc_radius + 4):
+            continue
+        if all(math.hypot(r.x_mm - x, r.y_mm - y) > 1.6 * board.disc_radius for x, y in taken):
+            out.append((r.x_mm, r.y_mm))
+            taken.append((r.x_mm, r.y_mm))
+    return out
+
+
 def _over_board(diff: Difference, view: Any, board: Board, discs: list,
                 least: float) -> np.ndarray | None:
-    """Where something other than discs lies over the playing surface (bool mask of the
-    view), or None: a patch of change the discs read do not explain, larger than a few discs
-    (a cluster of discs explains its own; a disc left unread is one disc's patch). A hand's
-    knuckles, a sleeve's folds and the arm's edge against the board ring like rims."""
+    """Where something other than discs lies over the playing surface (the view's labels,
+    one per thing, 0 elsewhere), or None: a patch of change the discs read do not explain,
+    larger than a few discs (a cluster of discs explains its own; a disc left unread is one
+    disc's patch) and reaching in over the surface's edge. A hand's knuckles, a sleeve's folds
+    and the arm's edge against the board ring like rims."""
     changed = _changes(diff, view, board, least) & (view.radius < board.surface_radius)
     mask = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -484,9 +520,14 @@ def _over_board(diff: Difference, view: Any, board: Board, discs: list,
     for d in discs:
         k = labels[_cell(view, d.x_mm, d.y_mm, labels.shape)]
         explained[k] += area
-    big = [k for k in range(1, n)
+    # and reaching in from beyond the surface's edge, as a player's arm does (a crowd of
+    # discs and their shadows in the middle of the board can leave as much unexplained)
+    edge = labels[(view.radius > board.surface_radius - 4.0) & (view.radius
+                                                                < board.surface_radius)]
+    reaching = set(np.unique(edge[edge > 0]).tolist())
+    big = [k for k in reaching
            if stats[k, cv2.CC_STAT_AREA] - explained[k] >= OVER_AREA * area]
-    return np.isin(labels, big) if big else None
+    return np.where(np.isin(labels, big), labels, 0) if big else None
 
 
 def _cell(view: Any, x: float, y: float, shape: tuple[int, ...]) -> tuple[int, int]:
@@ -496,26 +537,35 @@ def _cell(view: Any, x: float, y: float, shape: tuple[int, ...]) -> tuple[int, i
     return row, col
 
 
-def _within(over: np.ndarray, view: Any, x: float, y: float, reach_mm: float) -> bool:
-    """Whether board point (x, y) lies within ``reach_mm`` of the mask."""
+def _label_at(over: np.ndarray, view: Any, x: float, y: float, reach_mm: float) -> int | None:
+    """Which thing over the board (its label) lies within ``reach_mm`` of board point
+    (x, y), or None."""
     r = max(0, round(reach_mm * view.ppm))
     row, col = _cell(view, x, y, over.shape)
-    return bool(over[max(0, row - r):row + r + 1, max(0, col - r):col + r + 1].any())
+    part = over[max(0, row - r):row + r + 1, max(0, col - r):col + r + 1]
+    return int(part.max()) if part.any() else None
 
 
-def _part_of(d: DiscReading, over: np.ndarray, view: Any, board: Board) -> bool:
+def _part_of(d: DiscReading, over: np.ndarray, view: Any, board: Board,
+             colours: tuple[RGB | None, RGB | None]) -> bool:
     """Whether a disc read is a patch of what lies over the board: beside it, its face of the
-    colour that thing has round it (a disc under a hand's edge is of its side's colour)."""
-    if d.in_ditch or d.zone == 0 or not _within(over, view, d.x_mm, d.y_mm,
-                                                board.disc_radius + 7.0):
+    colour that thing has round it and of neither side's (a disc under a hand's edge, or in a
+    crowd of its own side's, is its side's colour)."""
+    if d.in_ditch or d.zone == 0 or _label_at(over, view, d.x_mm, d.y_mm,
+                                              board.disc_radius + 7.0) is None:
         return False
+    face = np.log(np.array(d.colour) + 8.0)
+    if any(c is not None and float(np.linalg.norm(face - np.log(np.array(c) + 8.0))) < OVER_LIKE
+           for c in colours):
+        return False
+    if not d.side_sure and _label_at(over, view, d.x_mm, d.y_mm, 0.0) is not None:
+        return True  # in the middle of it, and of neither side's colour surely
     xx, yy = view.grid
-    near = over & (np.hypot(xx - d.x_mm, yy - d.y_mm) < 40.0)
+    near = (over > 0) & (np.hypot(xx - d.x_mm, yy - d.y_mm) < 40.0)
     if not near.any():
         return False
     colour = np.median(view.image[near], axis=0)[::-1]  # RGB
-    like = float(np.linalg.norm(np.log(np.array(d.colour) + 8.0) - np.log(colour + 8.0)))
-    return like < OVER_LIKE
+    return float(np.linalg.norm(face - np.log(colour + 8.0))) < OVER_LIKE
 
 
 BESIDE_DOUBT = "something beside it changed the board and is not a disc read (a hand over it?)"
@@ -580,14 +630,25 @@ REJECTED_COVERAGE = 0.15  # a rim followed over this share of its round, around 
 #                          changed the board as a disc's does, is looked at even if not read
 
 
+LIKE_DOUBT = "a clean rim round a face of the board's own colour: a disc like the board?"
+LIKE_COVERAGE = 0.8  # from scratch, a rim followed over this share of its round
+LIKE_SPREAD_MM = 0.3  # ... this tightly, round a face this even, is a disc's whatever its colour
+LIKE_POINTS = 20
+
+
 def _rejected(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float, float]]:
-    """Where a rim was found around a face that changed the empty board as much as a disc's
-    does, on the playing surface where it would score, and no disc was read (board mm): a disc
-    whose face a lamp's glare or the wood's grain makes uneven, or whose rim shows over little
-    of its round. Too faint a change to stand out as a patch (:func:`_unread`), its rim says a
-    disc may lie there, so it is flagged rather than left out of the count."""
+    """Where a rim was found that was not read as a disc but says one may lie there, on the
+    playing surface where it would score and away from the discs read (board mm), to be
+    flagged rather than left out of the count.
+
+    Against the empty board: a rim round a face that changed it as much as a disc's does (a
+    disc whose face a lamp's glare or the wood's grain makes uneven, or whose rim shows over
+    little of its round; too faint a change to stand out as a patch, :func:`_unread`). From
+    scratch: a rim followed cleanly over most of its round, round an even face of about the
+    board's colour (a natural disc on a natural board): the board's own print rings over a
+    part of a round at most, or round print and board mixed."""
     if seen.change is None or seen.least is None:
-        return []
+        return _like_the_board(seen, discs) if seen.diff is None else []
     board, out = seen.board, []
     taken = [(d.x_mm, d.y_mm) for d in discs]
     kept = set(seen.keep)
@@ -632,6 +693,7 @@ class _Seen:
     light: np.ndarray
     change: np.ndarray | None
     keep: list[int]
+    even: np.ndarray | None = None  # each rim's face's unevenness
 
 
 def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
@@ -683,7 +745,8 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
                         None if change is None or r.in_ditch else (float(change[i]),
                                                                    face_least))]
     keep = _distinct([rims[i] for i in keep], keep, board)
-    return _Seen(reg, board, view, diff, least, face_least, rims, faces, light, change, keep)
+    return _Seen(reg, board, view, diff, least, face_least, rims, faces, light, change, keep,
+                 even)
 
 
 SWEEP = (0.88, 1.1, 1.2, 1.3)  # the other sizes discs are looked for at, when too few are found

@@ -13,7 +13,10 @@ import pytest
 from hw_sim.camera import Scene, render, truth
 from hw_sim.discs import BoardState, PlacedDisc
 from hw_sim.frames import plan_frames
+from hw_sim.look import DiscSet
+from tests.vision import scenes
 from tests.vision.conftest import MODE, decode, seat0_of
+from tests.vision.test_empty_board import DISCS
 from vision import calibrate, read_board
 
 
@@ -60,3 +63,24 @@ def test_the_gap_between_touching_discs_is_not_a_disc(seed, number, gap, beside)
     assert sum(any(math.dist((d.x_mm, d.y_mm), (t.x_mm, t.y_mm)) < 3 for d in reading.discs)
                for t in near) >= beside
 
+
+def test_a_disc_like_the_board_is_flagged_from_scratch():
+    """Natural discs on a board painted nearly their colour, read from a bare photo: their
+    faces do not stand out from the board, but a rim followed cleanly most of its round, round
+    an even face, is what the board's print never shows, so such a disc is flagged where it
+    lies rather than left out of the count."""
+    rig = scenes.rig(45, look={"surface": "painted", "surface_rgb": (214, 190, 150),
+                               "grain": 0.02, "line_rgb": (40, 40, 40),
+                               "numeral_rgb": (40, 40, 40)},
+                     discs=DiscSet("natural-black", (30, 30, 32), (220, 196, 154), 0.04))
+    frame, truth = rig.frame(DISCS)
+    reading = read_board(frame)
+    like = [t for t in truth["discs"] if t["team"] == 1 and t["zone"] > 0]
+    assert like
+    flagged = 0
+    for t in like:  # (from scratch the board's axes are the frame's: paired in the picture)
+        d = min(reading.discs, key=lambda d: math.dist(d.pixel, t["pixel"]))
+        if math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 3:
+            assert d.uncertain and d.zone == t["zone"], (t, d)
+            flagged += 1
+    assert flagged >= 2  # (the third, in the 15 zone by the pegs, is not followed cleanly)
