@@ -6,6 +6,7 @@
       -> sides by colour                                                    vision.sides
       -> each side's rims fitted again with the side's own apparent radius
       -> zones, with each disc's uncertainty                                vision.zones
+      -> against the empty board, what changed it and is no disc read       vision.unread
 
 A reading is a frozen value; :func:`annotate <vision.annotate.annotate>` draws it, and
 :meth:`Reading.to_rules` gives the rules engine's ``board`` event.
@@ -18,7 +19,6 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-import cv2
 import numpy as np
 
 from rules.board import STANDARD, Board
@@ -49,6 +49,17 @@ from vision.registration import (
 from vision.rings import agreement
 from vision.seats import find_turn, place_seats
 from vision.sides import RGB, assign
+from vision.unread import (
+    CHANGE_PER_NOISE,
+    MIN_CHANGE,
+    OVER_DOUBT,
+    SUSPECT_CHANGE,
+    beside,
+    label_at,
+    over_board,
+    part_of,
+    unread_places,
+)
 from vision.zones import FLAG_SIGMAS, Registration, judge
 
 log = logging.getLogger(__name__)
@@ -70,8 +81,6 @@ MAX_FACE_UNEVEN = 0.2     # median log-colour distance of the face's samples fro
 UNEVEN_PER_CONTRAST = 0.1  # ... or this share of its contrast (a dark face's noise is large in
 #                            logarithms, yet small beside its difference from a light board)
 MAX_RADIUS_OFF_MM = 1.6  # apparent radius against the disc's
-MIN_CHANGE = 0.06         # log-colour change of a face from the empty board there, at least
-CHANGE_PER_NOISE = 4.0    # ... and this many times the frame's own noise against it
 FACE_PER_NOISE = 5.0      # ... or, for a whole face's change, this many times a bare patch's
 #                           of its size (a face averages its pixels' noise away)
 SURFACE_SEEN = 0.98       # share of the playing surface the frame must show
@@ -364,19 +373,19 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             sure, (round(float(face[0])), round(float(face[1])), round(float(face[2]))),
             round(confidence, 3), doubt))
     if diff is not None:  # what changed the board and is not a disc read, flagged there
-        over = _over_board(diff, view, board, discs, least)
+        over = over_board(diff, view, board, discs, least)
         if over is not None:  # a hand or an arm: its own patches are not discs
-            discs = [d for d in discs if not _part_of(d, over, view, board, sides.colours)]
-        discs = _beside(diff, view, board, discs, least)
+            discs = [d for d in discs if not part_of(d, over, view, board, sides.colours)]
+        discs = beside(diff, view, board, discs, least)
         unread = [_unread_disc(x, y, view, board, reg, sides.colours)
-                  for x, y in _unread(diff, view, board, discs, least)]
+                  for x, y in unread_places(diff, view, board, discs, least)]
         unread += [_unread_disc(x, y, view, board, reg, sides.colours)
                    for x, y in _rejected(seen_, discs + unread)]
         if over is not None:  # what is marked there is said to be what it most likely is,
             # once for each thing over the board
             marked, kept = set(), []
             for d in unread:
-                k = _label_at(over, view, d.x_mm, d.y_mm, 2.0)
+                k = label_at(over, view, d.x_mm, d.y_mm, 2.0)
                 if k is None:
                     kept.append(d)
                 elif k not in marked:  # (scoring nothing: a hand seldom hides a disc, and
@@ -401,10 +410,6 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                    tuple(doubts), tuple(notes), reg.confidence if not doubts else 0.3)
 
 
-SUSPECT_SHARE = 0.35   # a change this share of a disc's area, unread, is something to look at
-SUSPECT_CHANGE = 3.0   # ... where the change is this many times the least a disc makes
-
-
 def _unread_disc(x: float, y: float, view: Any, board: Board, reg: Registration,
                  colours: tuple[RGB | None, RGB | None]) -> DiscReading:
     """An uncertain disc where something changed the board and could not be read as one: most
@@ -425,61 +430,6 @@ def _unread_disc(x: float, y: float, view: Any, board: Board, reg: Registration,
                        False, (round(float(colour[0])), round(float(colour[1])),
                                round(float(colour[2]))),
                        0.2, "something here changed the board but could not be read as a disc")
-
-
-BESIDE_MM = (7.0, 25.0)  # the ring around a disc read where something else may lie
-BESIDE_SHARE = 0.3       # ... over this share of it, unexplained by the discs read
-
-
-_CHANGES: dict[int, tuple[Difference, float, np.ndarray]] = {}
-
-
-def _changes(diff: Difference, view: Any, board: Board, least: float) -> np.ndarray:
-    """Where the board changed within the playing surface's edge, enough to be looked at: by
-    three times the least a disc makes, or in its colour (not its brightness: a shadow's or a
-    lamp's) averaged over a few mm, three times what the frame's noise leaves once so
-    averaged (a disc's face changes the board all over it alike, the noise pixel by pixel,
-    large in logarithms on a dark board). Kept for the frame's next question."""
-    got = _CHANGES.get(id(diff))
-    if got is not None and got[0] is diff and got[1] == least:
-        return got[2]
-    rr = view.radius
-    on = (rr < board.surface_radius) & view.inside
-    changed = (diff.size > SUSPECT_CHANGE * least) & on
-    mean = cv2.blur(diff.residual, (5, 5))
-    mean -= mean.mean(axis=2, keepdims=True)
-    hue = np.sqrt((mean * mean).sum(axis=2))
-    bare = (rr < board.surface_radius - 5.0) & view.inside
-    noise = float(np.median(hue[bare][::2])) if bare.any() else 0.0
-    hued = (hue > SUSPECT_CHANGE * max(MIN_CHANGE, CHANGE_PER_NOISE * noise)) & on
-    if diff.rough is not None:  # (the strict test only where the empty board was not clear)
-        hued &= cv2.dilate(diff.rough.astype(np.uint8), np.ones((7, 7), np.uint8)) == 0
-    changed |= hued
-    _CHANGES.clear()
-    _CHANGES[id(diff)] = (diff, least, changed)
-    return changed
-
-
-def _unexplained(diff: Difference, view: Any, board: Board, discs: list,
-                 least: float, within: float | None = None) -> np.ndarray:
-    """Where the board changed (see :func:`_changes`), on the playing surface (within the
-    outer line, or ``within`` mm of the centre), beyond what the discs read explain (their
-    faces, sides, feet and contact shadows)."""
-    rr = view.radius
-    reach = board.outer_radius - board.line_width if within is None else within
-    on = (rr < reach) & (rr > board.hole_diameter / 2 + 3.0)
-    changed = _changes(diff, view, board, least) & on
-    if discs:
-        xy = np.array([[d.x_mm, d.y_mm] for d in discs])
-        changed &= view.disc_mask(xy, board.disc_radius + BESIDE_MM[0]) == 0
-    return changed
-
-
-OVER_AREA = 4.0  # a change unexplained by the discs read over this many discs' areas in one
-#                 patch is something over the board: a hand, an arm, a sleeve
-OVER_LIKE = 0.45  # a disc read there whose face is this near its colour (log) is a patch of it
-OVER_DOUBT = ("a hand, an arm or something else lies over the board here: take the picture "
-              "again once it is clear, or check the discs near it")
 
 
 def _like_the_board(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float, float]]:
@@ -503,129 +453,6 @@ def _like_the_board(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float, 
     return out
 
 
-def _over_board(diff: Difference, view: Any, board: Board, discs: list,
-                least: float) -> np.ndarray | None:
-    """Where something other than discs lies over the playing surface (the view's labels,
-    one per thing, 0 elsewhere), or None: a patch of change the discs read do not explain,
-    larger than a few discs (a cluster of discs explains its own; a disc left unread is one
-    disc's patch) and reaching in over the surface's edge. A hand's knuckles, a sleeve's folds
-    and the arm's edge against the board ring like rims."""
-    changed = _changes(diff, view, board, least) & (view.radius < board.surface_radius)
-    mask = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    area = math.pi * ((board.disc_radius + 3.0) * view.ppm) ** 2  # a disc and its shadow
-    # each patch less what the discs read in it explain (those rimmed on a hand too: they are
-    # counted, not masked, so they cannot cut the hand into pieces each too small to tell)
-    explained = np.zeros(n)
-    for d in discs:
-        k = labels[_cell(view, d.x_mm, d.y_mm, labels.shape)]
-        explained[k] += area
-    # and reaching in from beyond the surface's edge, as a player's arm does (a crowd of
-    # discs and their shadows in the middle of the board can leave as much unexplained)
-    edge = labels[(view.radius > board.surface_radius - 4.0) & (view.radius
-                                                                < board.surface_radius)]
-    reaching = set(np.unique(edge[edge > 0]).tolist())
-    big = [k for k in reaching
-           if stats[k, cv2.CC_STAT_AREA] - explained[k] >= OVER_AREA * area]
-    return np.where(np.isin(labels, big), labels, 0) if big else None
-
-
-def _cell(view: Any, x: float, y: float, shape: tuple[int, ...]) -> tuple[int, int]:
-    """The view's (row, column) of board point (x, y), clipped to ``shape``."""
-    col = int(np.clip(round((x + view.extent) * view.ppm - 0.5), 0, shape[1] - 1))
-    row = int(np.clip(round((view.extent - y) * view.ppm - 0.5), 0, shape[0] - 1))
-    return row, col
-
-
-def _label_at(over: np.ndarray, view: Any, x: float, y: float, reach_mm: float) -> int | None:
-    """Which thing over the board (its label) lies within ``reach_mm`` of board point
-    (x, y), or None."""
-    r = max(0, round(reach_mm * view.ppm))
-    row, col = _cell(view, x, y, over.shape)
-    part = over[max(0, row - r):row + r + 1, max(0, col - r):col + r + 1]
-    return int(part.max()) if part.any() else None
-
-
-def _part_of(d: DiscReading, over: np.ndarray, view: Any, board: Board,
-             colours: tuple[RGB | None, RGB | None]) -> bool:
-    """Whether a disc read is a patch of what lies over the board: beside it, its face of the
-    colour that thing has round it and of neither side's (a disc under a hand's edge, or in a
-    crowd of its own side's, is its side's colour)."""
-    if d.in_ditch or d.zone == 0 or _label_at(over, view, d.x_mm, d.y_mm,
-                                              board.disc_radius + 7.0) is None:
-        return False
-    face = np.log(np.array(d.colour) + 8.0)
-    if any(c is not None and float(np.linalg.norm(face - np.log(np.array(c) + 8.0))) < OVER_LIKE
-           for c in colours):
-        return False
-    if not d.side_sure and _label_at(over, view, d.x_mm, d.y_mm, 0.0) is not None:
-        return True  # in the middle of it, and of neither side's colour surely
-    xx, yy = view.grid
-    near = (over > 0) & (np.hypot(xx - d.x_mm, yy - d.y_mm) < 40.0)
-    if not near.any():
-        return False
-    colour = np.median(view.image[near], axis=0)[::-1]  # RGB
-    return float(np.linalg.norm(face - np.log(colour + 8.0))) < OVER_LIKE
-
-
-BESIDE_DOUBT = "something beside it changed the board and is not a disc read (a hand over it?)"
-
-
-def _beside(diff: Difference, view: Any, board: Board, discs: list[DiscReading],
-            least: float) -> list[DiscReading]:
-    """The discs read, those that score flagged when much of the ring just around them changed
-    the board and is no disc read: a hand or an arm over the board (whose edge or shadow can
-    pass for a rim), or a disc that could not be read touching it. A disc so flagged explains
-    nothing around it, so the rims found all over a hand are flagged one from the next."""
-    out = list(discs)
-    xx, yy = view.grid
-    r0, r1 = (board.disc_radius + m for m in BESIDE_MM)
-    for _ in range(3):
-        trusted = [d for d in out if d.doubt != BESIDE_DOUBT]
-        changed = _unexplained(diff, view, board, trusted, least, board.surface_radius)
-        if not changed.any():
-            break
-        more = False
-        for k, d in enumerate(out):
-            if d.zone == 0 or d.uncertain:
-                continue
-            lo = max(0, int((view.extent - d.y_mm - r1) * view.ppm))
-            hi = int((view.extent - d.y_mm + r1) * view.ppm) + 2
-            le = max(0, int((d.x_mm + view.extent - r1) * view.ppm))
-            ri = int((d.x_mm + view.extent + r1) * view.ppm) + 2
-            dist = np.hypot(xx[lo:hi, le:ri] - d.x_mm, yy[lo:hi, le:ri] - d.y_mm)
-            ring = ((dist >= r0) & (dist <= r1) & view.inside[lo:hi, le:ri]
-                    & (view.radius[lo:hi, le:ri] < board.surface_radius))
-            share = float(changed[lo:hi, le:ri][ring].mean()) if ring.any() else 0.0
-            if share > BESIDE_SHARE:
-                out[k] = replace(d, uncertain=True, confidence=min(d.confidence, 0.3),
-                                 doubt=BESIDE_DOUBT)
-                more = True
-        if not more:
-            break
-    return out
-
-
-def _unread(diff: Difference, view: Any, board: Board, discs: list[DiscReading],
-            least: float) -> list[tuple[float, float]]:
-    """Where something changed the empty board where it would score, and is not a disc read:
-    a disc leaning on a peg or the rim, two stacked, one whose rim could not be followed, or a
-    hand or a stray object (board mm, each change's middle). The reading is then not to be
-    trusted without a look there."""
-    changed = _unexplained(diff, view, board, discs, least)
-    mask = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    area = math.pi * (board.disc_radius * view.ppm) ** 2
-    out = []
-    for k in range(1, n):
-        if stats[k, cv2.CC_STAT_AREA] < SUSPECT_SHARE * area:
-            continue
-        x, y = view.to_board(np.array(centroids[k][0]), np.array(centroids[k][1]))
-        if board.zone(math.hypot(float(x), float(y))) > 0:
-            out.append((float(x), float(y)))
-    return out
-
-
 REJECTED_COVERAGE = 0.15  # a rim followed over this share of its round, around a face that
 #                          changed the board as a disc's does, is looked at even if not read
 
@@ -643,7 +470,7 @@ def _rejected(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float, float]
 
     Against the empty board: a rim round a face that changed it as much as a disc's does (a
     disc whose face a lamp's glare or the wood's grain makes uneven, or whose rim shows over
-    little of its round; too faint a change to stand out as a patch, :func:`_unread`). From
+    little of its round; too faint a change to stand out as a patch, :func:`unread`). From
     scratch: a rim followed cleanly over most of its round, round an even face of about the
     board's colour (a natural disc on a natural board): the board's own print rings over a
     part of a round at most, or round print and board mixed."""
