@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -52,10 +53,11 @@ from vision.sides import RGB, assign
 from vision.unread import (
     CHANGE_PER_NOISE,
     MIN_CHANGE,
-    OVER_DOUBT,
+    OVER_BOARD_DOUBT,
     SUSPECT_CHANGE,
     beside,
-    label_at,
+    cell,
+    marked_over,
     over_board,
     part_of,
     unread_places,
@@ -313,7 +315,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             if _more_discs(seen_, other, k, board, least=3):
                 scale, seen_ = 1.0 / k, other
         swept = False
-        if seen_.diff is None and sum(_sized(seen_.rims[i]) for i in seen_.keep) < 3:
+        if seen_.diff is None and _sized_count(seen_) < 3:
             # too few discs to measure: on a board of another size than taken (a 20-inch
             # one is taken a quarter too large) its discs may not be found at all, the
             # board's own rings outweighing theirs; so each other size is looked at. (Against
@@ -336,7 +338,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             doubts.append(f"the discs look {few - 1:+.0%} the size the board is taken at, too "
                           "few of them to be sure of its size: check the board, or state it in "
                           "the config's [board]")
-        elif swept and sum(_sized(seen_.rims[i]) for i in seen_.keep) < 3:
+        elif swept and _sized_count(seen_) < 3:
             doubts.append("its discs were found only on taking the board for another size, "
                           "too few of them to be sure of it: check the board, or state it in "
                           "the config's [board]")
@@ -381,20 +383,10 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                   for x, y in unread_places(diff, view, board, discs, least)]
         unread += [_unread_disc(x, y, view, board, reg, sides.colours)
                    for x, y in _rejected(seen_, discs + unread)]
-        if over is not None:  # what is marked there is said to be what it most likely is,
-            # once for each thing over the board
-            marked, kept = set(), []
-            for d in unread:
-                k = label_at(over, view, d.x_mm, d.y_mm, 2.0)
-                if k is None:
-                    kept.append(d)
-                elif k not in marked:  # (scoring nothing: a hand seldom hides a disc, and
-                    # if it does the players add it; the mark holds the round for a look)
-                    marked.add(k)
-                    kept.append(replace(d, zone=0, doubt=OVER_DOUBT))
-            unread = kept
+        if over is not None:
+            unread = marked_over(unread, over, view)
             if not any(d.uncertain for d in discs + unread):
-                doubts.append(OVER_DOUBT.replace(" here", ""))
+                doubts.append(OVER_BOARD_DOUBT)
         discs += unread
     else:  # from scratch: a disc like the board shows only as a clean rim round an even face
         discs += [replace(_unread_disc(x, y, view, board, reg, sides.colours), doubt=LIKE_DOUBT)
@@ -416,9 +408,7 @@ def _unread_disc(x: float, y: float, view: Any, board: Board, reg: Registration,
     often a disc after all (dark on dark, leaning, stacked), so it is put where it lies with the
     zone it would have and the side its colour is nearer, for the players to check."""
     z = board.disc_thickness
-    col = np.clip(np.round((x + view.extent) * view.ppm - 0.5), 0, view.image.shape[1] - 1)
-    row = np.clip(np.round((view.extent - y) * view.ppm - 0.5), 0, view.image.shape[0] - 1)
-    colour = view.image[int(row), int(col)][::-1]  # RGB of what is there
+    colour = view.image[cell(view, x, y, view.image.shape)][::-1]  # RGB of what is there
     d = [np.linalg.norm(np.log(colour + 8.0) - np.log(np.array(c) + 8.0)) if c is not None
          else np.inf for c in colours]
     team = (int(np.argmin(d)) if np.isfinite(min(d)) else
@@ -430,27 +420,6 @@ def _unread_disc(x: float, y: float, view: Any, board: Board, reg: Registration,
                        False, (round(float(colour[0])), round(float(colour[1])),
                                round(float(colour[2]))),
                        0.2, "something here changed the board but could not be read as a disc")
-
-
-def _like_the_board(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float, float]]:
-    """From scratch, :func:`_rejected`'s clean rims round even faces."""
-    board, out = seen.board, []
-    if seen.even is None:
-        return out
-    taken = [(d.x_mm, d.y_mm) for d in discs]
-    kept = set(seen.keep)
-    for i in sorted(range(len(seen.rims)), key=lambda i: -seen.rims[i].coverage):
-        r = seen.rims[i]
-        d = math.hypot(r.x_mm, r.y_mm)
-        if (i in kept or r.in_ditch or r.coverage < LIKE_COVERAGE or r.points < LIKE_POINTS
-                or r.spread_mm > LIKE_SPREAD_MM or float(seen.even[i]) > EVEN_FACE
-                or abs(r.radius_mm - board.disc_radius) > MAX_RADIUS_OFF_MM
-                or board.zone(d) == 0 or d < board.hole_diameter / 2 + board.disc_radius + 4):
-            continue
-        if all(math.hypot(r.x_mm - x, r.y_mm - y) > 1.6 * board.disc_radius for x, y in taken):
-            out.append((r.x_mm, r.y_mm))
-            taken.append((r.x_mm, r.y_mm))
-    return out
 
 
 REJECTED_COVERAGE = 0.15  # a rim followed over this share of its round, around a face that
@@ -470,33 +439,56 @@ def _rejected(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float, float]
 
     Against the empty board: a rim round a face that changed it as much as a disc's does (a
     disc whose face a lamp's glare or the wood's grain makes uneven, or whose rim shows over
-    little of its round; too faint a change to stand out as a patch, :func:`unread`). From
-    scratch: a rim followed cleanly over most of its round, round an even face of about the
-    board's colour (a natural disc on a natural board): the board's own print rings over a
+    little of its round; too faint a change to stand out as a patch, :func:`unread_places`).
+    From scratch: a rim followed cleanly over most of its round, round an even face of about
+    the board's colour (a natural disc on a natural board): the board's own print rings over a
     part of a round at most, or round print and board mixed."""
-    if seen.change is None or seen.least is None:
-        return _like_the_board(seen, discs) if seen.diff is None else []
+    if seen.diff is not None:
+        return _rims_unread(seen, discs, _changed_face) if seen.change is not None else []
+    return _rims_unread(seen, discs, _clean_even) if seen.even is not None else []
+
+
+def _rims_unread(seen: _Seen, discs: list[DiscReading],
+                 says_disc: Callable[[_Seen, int], bool]) -> list[tuple[float, float]]:
+    """The rims not read as discs that ``says_disc`` takes for one, best seen first, each on
+    the playing surface where it would score and clear of the discs read and of each other."""
     board, out = seen.board, []
     taken = [(d.x_mm, d.y_mm) for d in discs]
     kept = set(seen.keep)
-    order = sorted(range(len(seen.rims)), key=lambda i: -seen.rims[i].coverage)
-    for i in order:
+    inner = board.hole_diameter / 2 + board.disc_radius + 4  # (a ring against the hole's
+    # edge, which a nudge of the camera shifts, is left out)
+    for i in sorted(range(len(seen.rims)), key=lambda i: -seen.rims[i].coverage):
         r = seen.rims[i]
-        if (i in kept or r.in_ditch or r.coverage < REJECTED_COVERAGE
-                or seen.change[i] < seen.least or r.spread_mm > MAX_SPREAD_MM
-                or board.zone(math.hypot(r.x_mm, r.y_mm)) == 0
-                or math.hypot(r.x_mm, r.y_mm) < board.hole_diameter / 2 + board.disc_radius + 4):
-            continue  # (a ring against the hole's edge, which a camera's nudge shifts)
+        d = math.hypot(r.x_mm, r.y_mm)
+        if i in kept or r.in_ditch or board.zone(d) == 0 or d < inner:
+            continue
         if any(math.hypot(r.x_mm - x, r.y_mm - y) <= 1.6 * board.disc_radius for x, y in taken):
             continue
-        # the change in its colour, not only its brightness: a shadow's soft edge can be
-        # ringed too, and the light field evens out only a coarse shadow
-        res = seen.diff.at(seen.view, np.array([[r.x_mm, r.y_mm]]), 0.8 * board.disc_radius)[0]
-        hue = float(np.linalg.norm(res - res.mean()))
-        if hue >= 0.5 * seen.least or seen.change[i] >= SUSPECT_CHANGE * seen.least:
+        if says_disc(seen, i):
             out.append((r.x_mm, r.y_mm))
             taken.append((r.x_mm, r.y_mm))
     return out
+
+
+def _changed_face(seen: _Seen, i: int) -> bool:
+    """Against the empty board: a rim over some of its round round a face that changed the
+    board as a disc's does, in its colour and not only its brightness (a shadow's soft edge can
+    be ringed too, and the light field evens out only a coarse shadow)."""
+    r, change, least = seen.rims[i], float(seen.change[i]), seen.least
+    if r.coverage < REJECTED_COVERAGE or change < least or r.spread_mm > MAX_SPREAD_MM:
+        return False
+    res = seen.diff.at(seen.view, np.array([[r.x_mm, r.y_mm]]), 0.8 * seen.board.disc_radius)[0]
+    hue = float(np.linalg.norm(res - res.mean()))
+    return hue >= 0.5 * least or change >= SUSPECT_CHANGE * least
+
+
+def _clean_even(seen: _Seen, i: int) -> bool:
+    """From scratch: a rim followed cleanly over most of its round, of the disc's size, round
+    an even face."""
+    r = seen.rims[i]
+    return (r.coverage >= LIKE_COVERAGE and r.points >= LIKE_POINTS
+            and r.spread_mm <= LIKE_SPREAD_MM and float(seen.even[i]) <= EVEN_FACE
+            and abs(r.radius_mm - seen.board.disc_radius) <= MAX_RADIUS_OFF_MM)
 
 
 RESCALE = 0.06  # discs measured this much larger or smaller than the board says rescale it
@@ -601,13 +593,18 @@ def _sized(rim: rimlib.Rim) -> bool:
     return rim.coverage >= 0.3 and rim.spread_mm < 0.4 and not rim.in_ditch
 
 
+def _sized_count(seen: _Seen) -> int:
+    """How many of a look's discs are seen well enough to say their size."""
+    return sum(_sized(seen.rims[i]) for i in seen.keep)
+
+
 def _few_discs_size(seen: _Seen) -> float | None:
     """With too few discs seen cleanly to settle the board's size (fewer than three), the
     size their rings stand out most at, when clearly another than the board is taken at; else
     None. A disc that looks a fifth larger than expected has its rim fitted with too small a
     circle (the rim is looked for near the expected radius), its centre and edge millimetres
     off with nothing else to say so; its rings at its own size still show it."""
-    if sum(_sized(seen.rims[i]) for i in seen.keep) >= 3:
+    if _sized_count(seen) >= 3:
         return None
     board = seen.board
     scoring = [(seen.rims[i].x_mm, seen.rims[i].y_mm) for i in seen.keep

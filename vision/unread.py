@@ -85,6 +85,7 @@ OVER_AREA = 4.0  # a change unexplained by the discs read over this many discs' 
 OVER_LIKE = 0.45  # a disc read there whose face is this near its colour (log) is a patch of it
 OVER_DOUBT = ("a hand, an arm or something else lies over the board here: take the picture "
               "again once it is clear, or check the discs near it")
+OVER_BOARD_DOUBT = OVER_DOUBT.replace(" here", "")  # (nothing marked to say where)
 
 
 def over_board(diff: Difference, view: Any, board: Board, discs: list,
@@ -128,6 +129,22 @@ def label_at(over: np.ndarray, view: Any, x: float, y: float, reach_mm: float) -
     row, col = cell(view, x, y, over.shape)
     part = over[max(0, row - r):row + r + 1, max(0, col - r):col + r + 1]
     return int(part.max()) if part.any() else None
+
+
+def marked_over(marks: list[DiscReading], over: np.ndarray, view: Any) -> list[DiscReading]:
+    """The marks of what is unread, those over the board said to be what they most likely
+    are, once for each thing over it and scoring nothing: a hand seldom hides a disc (if one
+    does, the players add it), and the mark holds the round for a look."""
+    said: set[int] = set()
+    out = []
+    for d in marks:
+        k = label_at(over, view, d.x_mm, d.y_mm, 2.0)
+        if k is None:
+            out.append(d)
+        elif k not in said:
+            said.add(k)
+            out.append(replace(d, zone=0, doubt=OVER_DOUBT))
+    return out
 
 
 def part_of(d: DiscReading, over: np.ndarray, view: Any, board: Board,

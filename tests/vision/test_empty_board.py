@@ -17,7 +17,7 @@ from hw_sim.discs import BoardState, PlacedDisc
 from hw_sim.look import DiscSet
 from tests.vision import scenes
 from tests.vision.conftest import MODE, decode, seat0_of
-from vision import CameraMoved, calibrate, load_calibration, read_board, save_calibration
+from vision import CameraMoved, calibrate, load_calibration, read_board, save_calibration, unread
 
 DISCS = (PlacedDisc(-150.0, 20.0, 0), PlacedDisc(60.0, -170.0, 1), PlacedDisc(0.0, 60.0, 1),
          PlacedDisc(230.0, 90.0, 0), PlacedDisc(-80.0, -230.0, 1), PlacedDisc(140.0, 180.0, 0))
@@ -239,7 +239,7 @@ def test_a_hand_over_the_board_is_said_not_read_as_discs(seed):
     facts = truth(state, scene, seed=3)
     assert any(math.hypot(a["x1"], a["y1"]) < scene.board.surface_radius for a in facts["arms"])
     reading = read_board(frame, cal)
-    said = reading_module.OVER_DOUBT
+    said = unread.OVER_DOUBT
     assert reading.check
     assert (any("lies over the board" in x for x in reading.doubts)
             or any(d.doubt == said for d in reading.discs))
