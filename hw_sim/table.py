@@ -23,6 +23,7 @@ from gpiozero.pins.mock import MockFactory
 
 from hw_sim.camera import Scene, SimCamera
 from hw_sim.discs import BoardState
+from hw_sim.errors import SimError
 from hw_sim.mcu import SimulatedPico
 from hw_sim.oled import SimOledBus
 from rules.board import STANDARD, Board
@@ -109,20 +110,29 @@ class SimTable:
             time.sleep(wait)
         pin = self.pin_factory.pin(self.wiring.hole_pin)
         for _ in range(5):
-            began = time.monotonic()
+            # The daemon stamps each edge in its own callback, which a held thread can run well
+            # after the pin changed: blocked by ``low``, clear in [high, ended].
             pin.drive_low()
+            low = time.monotonic()
             time.sleep(width_s)
+            high = time.monotonic()
             pin.drive_high()
+            ended = time.monotonic()
             # A PC's scheduler may hold this thread far past the pulse (a busy machine): the
             # daemon then sees a beam blocked for longer than a drop takes, which a falling
-            # disc never does. The disc is dropped again, as the physics meant it.
-            if time.monotonic() - began <= self.wiring.blocked_s:
+            # disc never does. The disc is dropped again, as the physics meant it. Only a pulse
+            # surely too long is dropped again, so a drop is never counted twice.
+            if high - low <= self.wiring.blocked_s:
                 with self._lock:
-                    self._last_drop = began
+                    # The end, not the start: the daemon's refractory time runs from its own
+                    # stamp of the edge, which is never later than this.
+                    self._last_drop = ended
                 return
             log.warning("simulated beam: the pulse came out %.0f ms long; dropping again",
-                        (time.monotonic() - began) * 1000)
+                        (high - low) * 1000)
             time.sleep(0.05)
+        raise SimError("the simulated 20-hole beam could not give a pulse short enough "
+                              "for a drop five times over: the machine is too busy")
 
     def miss_drops(self, n: int = 1) -> None:
         """The beam misses the next ``n`` drops (dust on the lens, a disc falling at an angle)."""
