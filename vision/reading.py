@@ -83,6 +83,8 @@ MAX_FACE_UNEVEN = 0.2     # median log-colour distance of the face's samples fro
 UNEVEN_PER_CONTRAST = 0.1  # ... or this share of its contrast (a dark face's noise is large in
 #                            logarithms, yet small beside its difference from a light board)
 MAX_RADIUS_OFF_MM = 1.6  # apparent radius against the disc's
+HOLE_ITSELF = 0.75  # a rim centred this far into the 20 hole's radius is the hole's own (a red
+#                    or pale bottom looks a disc's face): no disc lies flat over the hole
 FACE_PER_NOISE = 5.0      # ... or, for a whole face's change, this many times a bare patch's
 #                           of its size (a face averages its pixels' noise away)
 SURFACE_SEEN = 0.98       # share of the playing surface the frame must show
@@ -388,8 +390,8 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             if not any(d.uncertain for d in discs + unread):
                 doubts.append(OVER_BOARD_DOUBT)
         discs += unread
-    else:  # from scratch: a disc like the board shows only as a clean rim round an even face
-        discs += [replace(_unread_disc(x, y, view, board, reg, sides.colours), doubt=LIKE_DOUBT)
+    else:  # from scratch: a disc not read shows only as a clean rim
+        discs += [replace(_unread_disc(x, y, view, board, reg, sides.colours), doubt=CLEAN_DOUBT)
                   for x, y in _rejected(seen_, discs)]
     if doubts:  # the board in doubt: every disc is to be checked, for that reason
         discs = [replace(d, uncertain=True, confidence=min(d.confidence, 0.3),
@@ -426,10 +428,15 @@ REJECTED_COVERAGE = 0.15  # a rim followed over this share of its round, around 
 #                          changed the board as a disc's does, is looked at even if not read
 
 
-LIKE_DOUBT = "a clean rim round a face of the board's own colour: a disc like the board?"
+CLEAN_DOUBT = ("a clean rim round a face that could not be read (like the board, or uneven "
+               "under glare or wear): a disc?")
 LIKE_COVERAGE = 0.8  # from scratch, a rim followed over this share of its round
 LIKE_SPREAD_MM = 0.3  # ... this tightly, round a face this even, is a disc's whatever its colour
 LIKE_POINTS = 20
+LIKE_EVEN = 0.15  # (the board's grain shows through a natural disc's face too)
+UNEVEN_COVERAGE = 0.7  # ... or over this share, this tightly, round a face standing out this
+UNEVEN_SPREAD_MM = 0.35  # much from the board around it, however uneven (glare, wear)
+UNEVEN_CONTRAST = 0.5
 
 
 def _rejected(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float, float]]:
@@ -441,11 +448,12 @@ def _rejected(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float, float]
     disc whose face a lamp's glare or the wood's grain makes uneven, or whose rim shows over
     little of its round; too faint a change to stand out as a patch, :func:`unread_places`).
     From scratch: a rim followed cleanly over most of its round, round an even face of about
-    the board's colour (a natural disc on a natural board): the board's own print rings over a
-    part of a round at most, or round print and board mixed."""
+    the board's colour (a natural disc on a natural board), or round a face that stands out
+    from the board but is too uneven to be read (a window's sheen across it, a worn disc): the
+    board's own print rings over a part of a round at most, or round print and board mixed."""
     if seen.diff is not None:
         return _rims_unread(seen, discs, _changed_face) if seen.change is not None else []
-    return _rims_unread(seen, discs, _clean_even) if seen.even is not None else []
+    return _rims_unread(seen, discs, _clean_rim) if seen.even is not None else []
 
 
 def _rims_unread(seen: _Seen, discs: list[DiscReading],
@@ -482,13 +490,17 @@ def _changed_face(seen: _Seen, i: int) -> bool:
     return hue >= 0.5 * least or change >= SUSPECT_CHANGE * least
 
 
-def _clean_even(seen: _Seen, i: int) -> bool:
-    """From scratch: a rim followed cleanly over most of its round, of the disc's size, round
-    an even face."""
+def _clean_rim(seen: _Seen, i: int) -> bool:
+    """From scratch: a rim of the disc's size followed cleanly over most of its round, round
+    an even face, or round a face unlike the board around it however uneven."""
     r = seen.rims[i]
-    return (r.coverage >= LIKE_COVERAGE and r.points >= LIKE_POINTS
-            and r.spread_mm <= LIKE_SPREAD_MM and float(seen.even[i]) <= EVEN_FACE
-            and abs(r.radius_mm - seen.board.disc_radius) <= MAX_RADIUS_OFF_MM)
+    if r.points < LIKE_POINTS or abs(r.radius_mm - seen.board.disc_radius) > MAX_RADIUS_OFF_MM:
+        return False
+    if (r.coverage >= LIKE_COVERAGE and r.spread_mm <= LIKE_SPREAD_MM
+            and float(seen.even[i]) <= LIKE_EVEN):
+        return True
+    return (r.coverage >= UNEVEN_COVERAGE and r.spread_mm <= UNEVEN_SPREAD_MM
+            and seen.contrast is not None and float(seen.contrast[i]) >= UNEVEN_CONTRAST)
 
 
 RESCALE = 0.06  # discs measured this much larger or smaller than the board says rescale it
@@ -513,6 +525,7 @@ class _Seen:
     change: np.ndarray | None
     keep: list[int]
     even: np.ndarray | None = None  # each rim's face's unevenness
+    contrast: np.ndarray | None = None  # ... and its log-colour distance from the board around
 
 
 def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
@@ -564,8 +577,9 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
                         None if change is None or r.in_ditch else (float(change[i]),
                                                                    face_least))]
     keep = _distinct([rims[i] for i in keep], keep, board)
+    contrast = np.linalg.norm(np.log(faces + 8.0) - np.log(around + 8.0), axis=1)
     return _Seen(reg, board, view, diff, least, face_least, rims, faces, light, change, keep,
-                 even)
+                 even, contrast)
 
 
 SWEEP = (0.88, 1.1, 1.2, 1.3)  # the other sizes discs are looked for at, when too few are found
@@ -619,8 +633,7 @@ def _few_discs_size(seen: _Seen) -> float | None:
 def _disc_size(rims: list, keep: list[int], board: Board) -> float:
     """How much larger than the board says the discs look: the median radius of the rims
     seen well enough (fitted freely; a third of their round, tightly), 1 when fewer than three
-    are. Their coverage counts profiles near the expected radius, so a disc of another size
-    is seen over less of its round than it shows."""
+    are."""
     clean = [rims[i].radius_mm for i in keep if _sized(rims[i])]
     if len(clean) < 3:
         return 1.0
@@ -732,6 +745,7 @@ def _is_disc(rim: rimlib.Rim, face: np.ndarray, even: float, around: np.ndarray,
                    and even <= max(MAX_FACE_UNEVEN, UNEVEN_PER_CONTRAST * contrast))
     return (rim.points >= MIN_POINTS and rim.spread_mm <= MAX_SPREAD_MM
             and abs(rim.radius_mm - board.disc_radius) <= MAX_RADIUS_OFF_MM
+            and math.hypot(rim.x_mm, rim.y_mm) >= HOLE_ITSELF * board.hole_diameter / 2
             and face_ok and _rim_enough(rim, bold, even))
 
 

@@ -288,12 +288,22 @@ def measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board: 
     fx, fy, _, res, w = robust_circles(px, py, use, cx, cy, np.full(n, radius))
     good = use & (w > 0.5)
     # all round, the rim lies on the circle or, on the near half, out to the foot's edge
-    allres = np.hypot(px - fx[:, None], py - fy[:, None]) - radius
     lean = np.hypot(fx - nadir[0], fy - nadir[1]) * top / max(camera.centre_mm[2] - top, 1.0)
     out_dir = np.arctan2(fy - nadir[1], fx - nadir[0])
     band = lean[:, None] * np.clip(-np.cos(_ANGLES[None] - out_dir[:, None]), 0, None)
-    onrim = clear & (allres > -0.8) & (allres < band + 0.8)
+    onrim = _on_circle(px, py, fx, fy, np.full(n, radius), band) & clear
+    # ... or on the circle fitted freely to the clear profiles all round: on a board taken a
+    # few per cent too large or small, a disc's rim lies a millimetre inside or outside the
+    # disc's radius all round
+    ux, uy, ur, _, _ = robust_circles(px, py, clear, fx, fy, None)
+    sized = (np.isfinite(ur) & (np.abs(ur - radius) < FREE_RADIUS_MM)
+             & (np.hypot(ux - fx, uy - fy) < FREE_RADIUS_MM))  # (the same disc's rim, not
+    # its shadow's or a neighbour's)
+    free = _on_circle(px, py, ux, uy, np.where(sized, ur, radius), band) & clear & sized[:, None]
+    onrim = np.where((free.sum(axis=1) > onrim.sum(axis=1))[:, None], free, onrim)
     result: list[Rim | None] = []
+    # a far half's few profiles can fit a wild radius where the rim all round says the disc's
+    fr = np.where(np.abs(fr - radius) < 2.5, fr, np.where(sized, ur, fr))
     for i in range(n):
         if use[i].sum() < 10 or not abs(fr[i] - radius) < 2.5 or not good[i].any():
             result.append(None)
@@ -306,6 +316,17 @@ def measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board: 
                           bool(math.hypot(fx[i], fy[i]) > board.surface_radius),
                           px[i], py[i], use[i], bool(near_half[i])))
     return result
+
+
+FREE_RADIUS_MM = 1.6  # a free fit's radius this near the disc's, and its centre this near the
+#                       disc's, can say where its rim lies
+
+
+def _on_circle(px: np.ndarray, py: np.ndarray, cx: np.ndarray, cy: np.ndarray,
+               r: np.ndarray, band: np.ndarray) -> np.ndarray:
+    """Which rim points lie on each circle, or on the near half out to the foot's edge."""
+    allres = np.hypot(px - cx[:, None], py - cy[:, None]) - r[:, None]
+    return (allres > -0.8) & (allres < band + 0.8)
 
 
 CONSENSUS_MM = 0.5   # a profile's rim this close to a trial circle agrees with it

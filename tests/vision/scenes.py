@@ -65,3 +65,16 @@ def ring(radius: float, count: int, team: int, start_deg: float = 0.0) -> tuple[
     return tuple(PlacedDisc(radius * math.cos(math.radians(start_deg + k * 360 / count)),
                             radius * math.sin(math.radians(start_deg + k * 360 / count)), team)
                  for k in range(count))
+
+
+def bench_frame(boards: str, seed: int, number: int) -> tuple[np.ndarray, dict]:
+    """Frame ``number`` of the benchmark's varied-look set ``boards`` ("play" or "layouts")
+    of ``seed`` (a tuning seed: 11 or 12), drawn again on its own with its truth, as the
+    camera's file gives it."""
+    from hw_sim.frames import plan_frames
+
+    rig = next(r for r in plan_frames(number + 1, seed, boards=boards, looks="varied")
+               if r.rounds[0][0] <= number <= r.rounds[-1][0])
+    _, state, frame_seed = next(r for r in rig.rounds if r[0] == number)
+    image = decode(render(state, rig.scene, seed=frame_seed), rig.scene.sensor.jpeg_quality)
+    return image, json.loads(json.dumps(truth(state, rig.scene)))

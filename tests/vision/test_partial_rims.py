@@ -4,6 +4,7 @@ its face, and zoned right or flagged."""
 
 import math
 
+import numpy as np
 import pytest
 
 from hw_sim.discs import PlacedDisc
@@ -60,3 +61,28 @@ def test_partly_seen_discs_are_found_and_zoned(rig, name, calibrated):
         assert d is not None, t
         assert d.zone == t["zone"] or d.uncertain, (t, d)
         assert d.team == t["team"] or d.uncertain or t["zone"] == 0, (t, d)
+
+
+@pytest.mark.parametrize("scale", [0.95, 1.05])
+def test_a_rim_is_seen_all_round_on_a_board_taken_a_few_per_cent_off(scale):
+    """A board read from scratch is taken at the tournament's size until its discs say
+    otherwise, and a few per cent off is too little to rescale it. Its discs' rims then lie a
+    millimetre inside or outside the disc's radius all round; they are still seen all round,
+    so a disc beside a line or another disc keeps enough of its round to be read."""
+    import vision.reading as reading_module
+    import vision.rims as rimlib
+    from vision.reading import locate
+
+    rig = scenes.rig(41)
+    discs = (PlacedDisc(-150.0, 20.0, 0), PlacedDisc(60.0, -170.0, 1))
+    frame, _ = rig.frame(discs)
+    reg, board = locate(frame, rig.calibration, None)
+    reg, board = reading_module._rescaled(reg, board, scale)
+    centres = [(d.x_mm * scale, d.y_mm * scale) for d in discs]
+    levels = rimlib.clutter(frame, reg.camera, board)
+    rims = rimlib.measure(frame, reg.camera, np.array(centres), board, levels)
+    for rim, (x, y) in zip(rims, centres, strict=True):
+        assert rim is not None
+        assert math.hypot(rim.x_mm - x, rim.y_mm - y) < 1.5
+        assert abs(rim.radius_mm / board.disc_radius - scale) < 0.03
+        assert rim.coverage >= 0.8

@@ -2,9 +2,8 @@
 
 What holds, asserted as it stands (the report says what does not):
 * the Pi camera photo is read from scratch (the board found in it) with its club board's own
-  line radii; all its discs but the dark one whose top shows the window's glare are found, on
-  the right side and in the right zone; the false finds are in the ditch (zone 0), so the
-  light side's total is exact;
+  line radii; nine of its ten discs are found, each in the right zone, and on the right side
+  or (one dark disc) flagged as sure of neither side; no false find scores;
 * the phone photo's board is not found from scratch reliably (slanted, cut off, an unknown
   lens); read with the camera fitted once and stored in the truth, its discs on the playing
   surface are all found, sides and zones right, and the totals match the hand count (the
@@ -29,10 +28,11 @@ def entry(truth, name):
 def test_the_pi_camera_photo_is_read_from_scratch(truth):
     e = entry(truth, "cc0_pi_camera_with_overlay.jpg")
     r = real.read(e, real.board_of(truth))
-    assert len(r.found) >= 8
-    assert all(d.team == t["team"] and d.zone == t["zone"] for t, d in r.found)
+    assert len(r.found) >= 9
+    assert all(d.zone == t["zone"] for t, d in r.found)
+    assert all(d.team == t["team"] or (d.uncertain and not d.side_sure) for t, d in r.found)
+    assert sum(not d.side_sure for _, d in r.found) <= 1
     assert all(d.zone == 0 for d in r.false)
-    assert r.reading.totals[1] == e["totals"][1]
 
 
 def test_the_phone_photo_is_read_with_its_stored_camera(truth):
