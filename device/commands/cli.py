@@ -11,6 +11,7 @@ import errno
 import json
 import os
 import sys
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -160,10 +161,14 @@ def _cmd_bridge(args: argparse.Namespace) -> int:
     if trouble is not None:
         print(f"crokiscore bridge: --port {trouble}", file=sys.stderr)
         return 2
+    # Ctrl-C (or a stop) sets a flag the loop looks at rather than raising wherever the main
+    # thread happens to be: raised inside the link's locks, it could leave one held and hang
+    # the link's close
+    stop = _stop_on_signals()
     try:
         with Link(args.port, timing=timing) as link:
             next_counters = time.monotonic() + 1.0
-            while True:
+            while not stop.is_set():
                 try:
                     event = link.events.get(timeout=max(0.0, next_counters - time.monotonic()))
                     print(json.dumps(to_json(event)), flush=True)
@@ -187,8 +192,19 @@ def _cmd_bridge(args: argparse.Namespace) -> int:
                             link.get_status()
                         except BridgeError as exc:
                             print(f"crokiscore bridge: {exc}", file=sys.stderr)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # (a second Ctrl-C, or one before the handler was in place)
         return 0
+    return 0
+
+
+def _stop_on_signals() -> threading.Event:
+    """An event set by SIGTERM or SIGINT, for a command's loop to end on."""
+    import signal
+
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    return stop
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
@@ -325,8 +341,6 @@ def _save_frames(frames: list[Image.Image], folder: Path) -> None:
 
 def _cmd_run(args: argparse.Namespace) -> int:
     import logging
-    import signal
-    import threading
 
     from device.config import ConfigError, load
     from device.daemon import Daemon
@@ -339,9 +353,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         return 2
     logging.basicConfig(level=config.log_level, stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
-    stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
+    stop = _stop_on_signals()
     try:
         feed = None
         if args.feed:
