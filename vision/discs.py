@@ -188,7 +188,7 @@ SCALE_FLOOR = 2.0  # ... above this (in the board's typical edge energy)
 
 
 def disc_scale(view: TopView, board: Board,
-               at: np.ndarray | None = None) -> float:
+               at: np.ndarray | None = None, image: np.ndarray | None = None) -> float:
     """How much larger than ``board``'s scale says the discs look (1: as it says): the ring
     size at which the view's strongest rings, on the playing surface, stand out most, if
     clearly more than at the expected size. A board read from scratch is measured with its
@@ -196,8 +196,10 @@ def disc_scale(view: TopView, board: Board,
 
     ``at``: board points (n, 2 mm) of discs read; the size is then the one at which the rings
     there stand out most together (a disc or two, too few to outweigh the board's own rings
-    over the whole surface, still say their size)."""
-    a, b, _ = _tensor(view.image, view, board)
+    over the whole surface, still say their size). ``image``: what to look for rings in
+    instead of the view (its difference from the empty board, where the board's own pegs,
+    print and grain, which ring at every size, are gone)."""
+    a, b, _ = _tensor(view.image if image is None else image, view, board)
     h, w = a.shape
     on = (view.radius < board.outer_radius) & (view.radius > board.hole_diameter / 2 + 4.0)
     r_max = math.ceil(board.disc_radius * view.ppm * max(SCALES) + 2)

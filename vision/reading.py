@@ -310,11 +310,16 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     if not stated:
         # the board's scale is its outer line's tournament radius unless stated: discs that
         # look another size say the board is another size
-        k = disc_scale(seen_.view, board)
+        k = disc_scale(seen_.view, board, image=None if seen_.diff is None
+                       else seen_.diff.residual * 100.0)
         if k != 1.0:  # taken only if more discs are found at that size, within the same
-            # outer line (a larger board taken reaches onto the table), their radii agreeing
+            # outer line (a larger board taken reaches onto the table), their radii agreeing;
+            # against the empty board the rings are the changes' own, not the board's print,
+            # and the size they say is taken unless clearly fewer discs are found at it (at
+            # the wrong size, a disc's face can ring twice)
             other = _look(frame, calibration, *_rescaled(reg, board, 1.0 / k))
-            if _more_discs(seen_, other, k, board, least=3):
+            if _more_discs(seen_, other, k, board, least=3,
+                           share=1.0 if seen_.diff is None else CHANGES_SIZE_SHARE):
                 scale, seen_ = 1.0 / k, other
         swept = False
         if seen_.diff is None and _sized_count(seen_) < 3:
@@ -585,14 +590,19 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
 SWEEP = (0.88, 1.1, 1.2, 1.3)  # the other sizes discs are looked for at, when too few are found
 
 
-def _more_discs(seen: _Seen, other: _Seen, k: float, board: Board, least: int) -> bool:
+CHANGES_SIZE_SHARE = 0.75  # the share of the discs a look must keep at the size the changes say
+
+
+def _more_discs(seen: _Seen, other: _Seen, k: float, board: Board, least: int,
+                share: float = 1.0) -> bool:
     """Whether a look taking the discs ``k`` times larger than ``seen`` does finds more of
-    them (at least ``least``) within the same outer line (a larger board taken reaches onto
-    the table), their radii agreeing with that size."""
+    them (at least ``least``; or more than ``share`` of as many) within the same outer line (a
+    larger board taken reaches onto the table), their radii agreeing with that size."""
     within = min(1.0, k) * board.outer_radius
     more = _on_surface(other, within * other.board.outer_radius / board.outer_radius)
     return (more >= least
-            and more > _on_surface(seen, within * seen.board.outer_radius / board.outer_radius)
+            and more > share * _on_surface(seen, within * seen.board.outer_radius
+                                           / board.outer_radius)
             and abs(_disc_size(other.rims, other.keep, other.board) - 1.0) < 0.08)
 
 

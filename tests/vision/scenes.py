@@ -67,14 +67,25 @@ def ring(radius: float, count: int, team: int, start_deg: float = 0.0) -> tuple[
                  for k in range(count))
 
 
-def bench_frame(boards: str, seed: int, number: int) -> tuple[np.ndarray, dict]:
-    """Frame ``number`` of the benchmark's varied-look set ``boards`` ("play" or "layouts")
-    of ``seed`` (a tuning seed: 11 or 12), drawn again on its own with its truth, as the
-    camera's file gives it."""
+def _bench_rig(boards: str, seed: int, number: int):
     from hw_sim.frames import plan_frames
 
-    rig = next(r for r in plan_frames(number + 1, seed, boards=boards, looks="varied")
-               if r.rounds[0][0] <= number <= r.rounds[-1][0])
+    return next(r for r in plan_frames(number + 1, seed, boards=boards, looks="varied")
+                if r.rounds[0][0] <= number <= r.rounds[-1][0])
+
+
+def bench_frame(boards: str, seed: int, number: int,
+                calibrated: bool = False) -> tuple[np.ndarray, dict, Calibration | None]:
+    """Frame ``number`` of the benchmark's varied-look set ``boards`` ("play" or "layouts")
+    of ``seed`` (a tuning seed: 11 or 12), drawn again on its own with its truth, as the
+    camera's file gives it; with its rig's calibration from its empty board if
+    ``calibrated``, as the benchmark makes it."""
+    rig = _bench_rig(boards, seed, number)
+    q = rig.scene.sensor.jpeg_quality
     _, state, frame_seed = next(r for r in rig.rounds if r[0] == number)
-    image = decode(render(state, rig.scene, seed=frame_seed), rig.scene.sensor.jpeg_quality)
-    return image, json.loads(json.dumps(truth(state, rig.scene)))
+    image = decode(render(state, rig.scene, seed=frame_seed), q)
+    cal = None
+    if calibrated:
+        empty = decode(render(BoardState(), rig.scene, seed=rig.empty_seed), q)
+        cal = calibrate(empty, seat0=seat0_of(truth(BoardState(), rig.scene)["camera"]))
+    return image, json.loads(json.dumps(truth(state, rig.scene))), cal

@@ -121,3 +121,23 @@ def test_a_small_board_s_few_discs_are_found_from_scratch(seed):
     reading = read_board(frame)
     totals = [sum(t["zone"] for t in truth["discs"] if t["team"] == k) for k in (0, 1)]
     assert list(reading.totals) == totals
+
+
+@pytest.mark.parametrize("number", [28, 31])
+def test_a_21_inch_board_s_discs_are_zoned_against_its_empty_board(number):
+    """A 21-inch board calibrated on its empty frame is taken at the tournament's size, so
+    its discs look a quarter larger (tuning frames layouts-12 28 and 31). The board's own
+    pegs, print and grain ring most at the smallest size, and once had the discs taken for a
+    fifth smaller, zones read out with nothing flagged; in the difference from the empty board
+    only the changes ring, so the board is not taken smaller, and every scoring disc is read
+    in its zone or flagged."""
+    frame, truth, cal = scenes.bench_frame("layouts", 12, number, calibrated=True)
+    reading = read_board(frame, cal)
+    inches = 2 * reading.board.surface_radius / 25.4
+    assert inches <= 2 * cal.board.surface_radius / 25.4 + 0.1, reading.notes
+    for t in truth["discs"]:
+        if t["zone"] == 0:
+            continue
+        d = min(reading.discs, key=lambda d: math.dist(d.pixel, t["pixel"]))
+        assert math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 2, t
+        assert d.uncertain or d.zone == t["zone"], (t, d)

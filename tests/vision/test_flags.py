@@ -90,7 +90,7 @@ def test_the_20_hole_s_red_bottom_is_not_a_disc():
     """A small board's hole, about a disc across, with a red bottom, ringed like a red disc
     from a bare photo (tuning frame play-11 21): no disc lies flat over the hole, so it is
     not read as a 15."""
-    frame, _ = scenes.bench_frame("play", 11, 21)
+    frame, _, _ = scenes.bench_frame("play", 11, 21)
     reading = read_board(frame)
     assert reading.discs
     assert min(math.hypot(d.x_mm, d.y_mm) for d in reading.discs) > reading.board.hole_diameter / 2
@@ -104,7 +104,7 @@ def test_the_20_hole_s_red_bottom_is_not_a_disc():
 def test_every_scoring_disc_of_a_hard_frame_is_read_or_flagged(boards, seed, number):
     """Tuning frames that once read a total short with nothing flagged: from a bare photo,
     each disc that scores is now read in its zone for its side, or flagged where it lies."""
-    frame, truth = scenes.bench_frame(boards, seed, number)
+    frame, truth, _ = scenes.bench_frame(boards, seed, number)
     reading = read_board(frame)
     for t in truth["discs"]:
         if t["zone"] == 0:
