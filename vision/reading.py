@@ -315,11 +315,12 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         if k != 1.0:  # taken only if more discs are found at that size, within the same
             # outer line (a larger board taken reaches onto the table), their radii agreeing;
             # against the empty board the rings are the changes' own, not the board's print,
-            # and the size they say is taken unless clearly fewer discs are found at it (at
-            # the wrong size, a disc's face can ring twice)
+            # and a larger size they say is taken unless clearly fewer discs are found at it
+            # (discs larger than the size looked at can ring twice, inflating its count)
             other = _look(frame, calibration, *_rescaled(reg, board, 1.0 / k))
             if _more_discs(seen_, other, k, board, least=3,
-                           share=1.0 if seen_.diff is None else CHANGES_SIZE_SHARE):
+                           share=CHANGES_SIZE_SHARE if seen_.diff is not None and k > 1.0
+                           else 1.0):
                 scale, seen_ = 1.0 / k, other
         swept = False
         if seen_.diff is None and _sized_count(seen_) < 3:
