@@ -147,6 +147,9 @@ def marked_over(marks: list[DiscReading], over: np.ndarray, view: Any) -> list[D
     return out
 
 
+PATCH_AROUND_MM = 40.0  # the colour a thing over the board has round a disc, within this
+
+
 def part_of(d: DiscReading, over: np.ndarray, view: Any, board: Board,
             colours: tuple[RGB | None, RGB | None]) -> bool:
     """Whether a disc read is a patch of what lies over the board: beside it, its face of the
@@ -161,11 +164,14 @@ def part_of(d: DiscReading, over: np.ndarray, view: Any, board: Board,
         return False
     if not d.side_sure and label_at(over, view, d.x_mm, d.y_mm, 0.0) is not None:
         return True  # in the middle of it, and of neither side's colour surely
+    r = int(np.ceil(PATCH_AROUND_MM * view.ppm)) + 1  # (a window round the disc, not the view)
+    row, col = cell(view, d.x_mm, d.y_mm, over.shape)
+    win = (slice(max(0, row - r), row + r + 1), slice(max(0, col - r), col + r + 1))
     xx, yy = view.grid
-    near = (over > 0) & (np.hypot(xx - d.x_mm, yy - d.y_mm) < 40.0)
+    near = (over[win] > 0) & (np.hypot(xx[win] - d.x_mm, yy[win] - d.y_mm) < PATCH_AROUND_MM)
     if not near.any():
         return False
-    colour = np.median(view.image[near], axis=0)[::-1]  # RGB
+    colour = np.median(view.image[win][near], axis=0)[::-1]  # RGB
     return float(np.linalg.norm(face - np.log(colour + 8.0))) < OVER_LIKE
 
 
