@@ -243,17 +243,20 @@ def _sides(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
     if colours is not None:
         ref = _log(np.array(colours))
         d = np.linalg.norm(raw[:, None] - ref[None], axis=-1)
+        apart = float(np.linalg.norm(ref[0] - ref[1]))
         if two:  # each group goes whole to the nearer named colour, if they differ
             near = [int(np.argmin(d[labels == k].mean(axis=0))) for k in (0, 1)]
             if near[0] != near[1]:
                 teams = np.where(labels == 0, near[0], near[1])
-                return Sides(tuple(int(t) for t in teams), tuple(bool(o) for o in ~odd),
-                             _seen(faces, teams))
+                # ... but a disc unlike its group's colour is not sure of it: a window's
+                # sheen can grey a black disc into the red side's group
+                sure = ~odd & (d[np.arange(n), teams] < max(_SAME, 0.5 * apart))
+                return Sides(tuple(int(t) for t in teams), tuple(bool(o) for o in sure),
+                             _seen(faces, teams, sure))
         teams = np.argmin(d, axis=1)
         # a disc far nearer one named colour than the other, and near it, is sure: a face
         # unlike both (a dark disc greyed by a lamp's glare, a third set's) is nearer one of
         # them by chance
-        apart = float(np.linalg.norm(ref[0] - ref[1]))
         sure = ((np.abs(d[:, 0] - d[:, 1]) > 0.25 * apart)
                 & (d.min(axis=1) < max(_SAME, 0.5 * apart)))
         return Sides(tuple(int(t) for t in teams), tuple(bool(s) for s in sure & ~odd),
@@ -287,10 +290,15 @@ def _one_known(faces: np.ndarray, raw: np.ndarray, colours: tuple[RGB | None, RG
                  _seen(faces, teams))
 
 
-def _seen(faces: np.ndarray, teams: np.ndarray) -> tuple[RGB | None, RGB | None]:
+def _seen(faces: np.ndarray, teams: np.ndarray,
+          sure: np.ndarray | None = None) -> tuple[RGB | None, RGB | None]:
+    """Each side's colour: the median face of its discs, of those sure of it where any are (a
+    greyed disc given to a side is not to shift the colour the next rounds go by)."""
     out: list[RGB | None] = []
     for k in (0, 1):
         group = faces[teams == k]
+        if sure is not None and (sure & (teams == k)).any():
+            group = faces[sure & (teams == k)]
         if len(group):
             m = np.median(group, axis=0)
             out.append((round(float(m[0])), round(float(m[1])), round(float(m[2]))))

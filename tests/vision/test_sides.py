@@ -112,3 +112,16 @@ def test_a_face_unlike_both_named_colours_is_unsure():
     assert s.sure == (False,)
     sure = assign(np.array([(26.0, 25.0, 27.0), (170.0, 40.0, 37.0)]), colours=named)
     assert sure.teams == (0, 1) and all(sure.sure)
+
+
+def test_a_disc_greyed_into_the_other_side_s_group_is_not_sure_of_it():
+    """Under a window's sheen across the varnish, black discs turn a bluish grey and red ones
+    pink, and the greyed blacks fall into the pinks' group (tuning frame layouts-12 47). The
+    group goes to the red side whole, but a disc near neither named colour is not sure of
+    it."""
+    greyed = np.array([(114, 110, 124), (148, 141, 159), (149, 142, 159)], float)
+    pinks = np.array([(255, 159, 170), (254, 122, 130), (255, 142, 150)], float)
+    s = assign(np.concatenate([jitter(BLACK, 3, 1), pinks, greyed]), colours=(BLACK, RED))
+    assert s.teams[:3] == (0, 0, 0) and all(s.sure[:3])
+    assert not any(sure and team == 1 for team, sure in zip(s.teams[-3:], s.sure[-3:],
+                                                            strict=True))
