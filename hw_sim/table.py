@@ -132,7 +132,7 @@ class SimTable:
                         (high - low) * 1000)
             time.sleep(0.05)
         raise SimError("the simulated 20-hole beam could not give a pulse short enough "
-                              "for a drop five times over: the machine is too busy")
+                       "for a drop five times over: the machine is too busy")
 
     def miss_drops(self, n: int = 1) -> None:
         """The beam misses the next ``n`` drops (dust on the lens, a disc falling at an angle)."""

@@ -459,7 +459,7 @@ def _rejected(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float, float]
     board's own print rings over a part of a round at most, or round print and board mixed."""
     if seen.diff is not None:
         return _rims_unread(seen, discs, _changed_face) if seen.change is not None else []
-    return _rims_unread(seen, discs, _clean_rim) if seen.even is not None else []
+    return _rims_unread(seen, discs, _clean_rim)
 
 
 def _rims_unread(seen: _Seen, discs: list[DiscReading],
@@ -506,7 +506,7 @@ def _clean_rim(seen: _Seen, i: int) -> bool:
             and float(seen.even[i]) <= LIKE_EVEN):
         return True
     return (r.coverage >= UNEVEN_COVERAGE and r.spread_mm <= UNEVEN_SPREAD_MM
-            and seen.contrast is not None and float(seen.contrast[i]) >= UNEVEN_CONTRAST)
+            and float(seen.contrast[i]) >= UNEVEN_CONTRAST)
 
 
 RESCALE = 0.06  # discs measured this much larger or smaller than the board says rescale it
@@ -530,8 +530,8 @@ class _Seen:
     light: np.ndarray
     change: np.ndarray | None
     keep: list[int]
-    even: np.ndarray | None = None  # each rim's face's unevenness
-    contrast: np.ndarray | None = None  # ... and its log-colour distance from the board around
+    even: np.ndarray  # each rim's face's unevenness
+    contrast: np.ndarray  # ... and its log-colour distance from the board around it
 
 
 def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
@@ -573,17 +573,17 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
     ring, lit = surround_colour(view, xy, board)
     around = np.where(np.isnan(ring), around, ring[:, ::-1])
     lit = np.where(np.isnan(lit), around, lit[:, ::-1])
+    contrast = np.linalg.norm(np.log(faces + 8.0) - np.log(around + 8.0), axis=1)
     change = None
     if diff is not None:
         change = np.linalg.norm(diff.at(view, xy, 0.8 * board.disc_radius), axis=1)
     # the empty board decides the playing surface's discs; the ditch's (scoring nothing, and
     # shaded by each other) are judged by their own colour against its floor
     keep = [i for i, r in enumerate(rims)
-            if _is_disc(r, faces[i], even[i], around[i], lit[i], board,
+            if _is_disc(r, faces[i], even[i], float(contrast[i]), lit[i], board,
                         None if change is None or r.in_ditch else (float(change[i]),
                                                                    face_least))]
     keep = _distinct([rims[i] for i in keep], keep, board)
-    contrast = np.linalg.norm(np.log(faces + 8.0) - np.log(around + 8.0), axis=1)
     return _Seen(reg, board, view, diff, least, face_least, rims, faces, light, change, keep,
                  even, contrast)
 
@@ -728,7 +728,7 @@ def _changed(cands: list, diff: Difference, view: Any, board: Board, least: floa
             if v >= 0.5 * least or math.hypot(c.x_mm, c.y_mm) >= edge]
 
 
-def _is_disc(rim: rimlib.Rim, face: np.ndarray, even: float, around: np.ndarray,
+def _is_disc(rim: rimlib.Rim, face: np.ndarray, even: float, contrast: float,
              lit: np.ndarray, board: Board,
              change: tuple[float, float] | None = None) -> bool:
     """Whether a measured rim is a disc's: a circle of the disc's size found over enough of its
@@ -739,9 +739,9 @@ def _is_disc(rim: rimlib.Rim, face: np.ndarray, even: float, around: np.ndarray,
     must differ from the bare board (or ditch) just around it and from the lit part of it: a
     ring of the board's print (a numeral's 0), grain, a line's curve or the gap between
     touching discs has the board's colour inside, or print and board mixed; a gap's inside is
-    lit board, darker around only where the discs' contact shadows fall."""
+    lit board, darker around only where the discs' contact shadows fall. ``contrast``: the
+    face's log-colour distance from the bare board just around it."""
     log_face = np.log(face + 8.0)
-    contrast = float(np.linalg.norm(log_face - np.log(around + 8.0)))
     if change is not None:
         amount, least = change
         bold = amount >= BOLD_CONTRAST or contrast >= BOLD_CONTRAST

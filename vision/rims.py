@@ -296,14 +296,14 @@ def measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board: 
     # few per cent too large or small, a disc's rim lies a millimetre inside or outside the
     # disc's radius all round
     ux, uy, ur, _, _ = robust_circles(px, py, clear, fx, fy, None)
-    sized = (np.isfinite(ur) & (np.abs(ur - radius) < FREE_RADIUS_MM)
-             & (np.hypot(ux - fx, uy - fy) < FREE_RADIUS_MM))  # (the same disc's rim, not
-    # its shadow's or a neighbour's)
-    free = _on_circle(px, py, ux, uy, np.where(sized, ur, radius), band) & clear & sized[:, None]
+    own = (np.isfinite(ur) & (np.abs(ur - radius) < FREE_RADIUS_MM)
+           & (np.hypot(ux - fx, uy - fy) < FREE_RADIUS_MM))  # (the same disc's rim, not its
+    # shadow's or a neighbour's)
+    free = _on_circle(px, py, ux, uy, np.where(own, ur, radius), band) & clear & own[:, None]
     onrim = np.where((free.sum(axis=1) > onrim.sum(axis=1))[:, None], free, onrim)
-    result: list[Rim | None] = []
     # a far half's few profiles can fit a wild radius where the rim all round says the disc's
-    fr = np.where(np.abs(fr - radius) < 2.5, fr, np.where(sized, ur, fr))
+    fr = np.where(np.abs(fr - radius) < 2.5, fr, np.where(own, ur, fr))
+    result: list[Rim | None] = []
     for i in range(n):
         if use[i].sum() < 10 or not abs(fr[i] - radius) < 2.5 or not good[i].any():
             result.append(None)

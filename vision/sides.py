@@ -244,13 +244,14 @@ def _sides(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
         ref = _log(np.array(colours))
         d = np.linalg.norm(raw[:, None] - ref[None], axis=-1)
         apart = float(np.linalg.norm(ref[0] - ref[1]))
+        near_enough = max(_SAME, 0.5 * apart)  # a disc's distance from the colour it is sure of
         if two:  # each group goes whole to the nearer named colour, if they differ
             near = [int(np.argmin(d[labels == k].mean(axis=0))) for k in (0, 1)]
             if near[0] != near[1]:
                 teams = np.where(labels == 0, near[0], near[1])
                 # ... but a disc unlike its group's colour is not sure of it: a window's
                 # sheen can grey a black disc into the red side's group
-                sure = ~odd & (d[np.arange(n), teams] < max(_SAME, 0.5 * apart))
+                sure = ~odd & (d[np.arange(n), teams] < near_enough)
                 return Sides(tuple(int(t) for t in teams), tuple(bool(o) for o in sure),
                              _seen(faces, teams, sure))
         teams = np.argmin(d, axis=1)
@@ -258,7 +259,7 @@ def _sides(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
         # unlike both (a dark disc greyed by a lamp's glare, a third set's) is nearer one of
         # them by chance
         sure = ((np.abs(d[:, 0] - d[:, 1]) > 0.25 * apart)
-                & (d.min(axis=1) < max(_SAME, 0.5 * apart)))
+                & (d.min(axis=1) < near_enough))
         return Sides(tuple(int(t) for t in teams), tuple(bool(s) for s in sure & ~odd),
                      _seen(faces, teams))
     if two:
