@@ -415,7 +415,12 @@ class BoardSim:
         return (t[0], t[1])
 
     def state(self) -> BoardState:
-        """The settled board as exact truth: discs on the surface and in the ditch, and 20s."""
-        return BoardState(
-            tuple(PlacedDisc(d.x, d.y, d.team) for d in self.discs("surface", "ditch")),
-            self.twenties())
+        """The settled board as exact truth: discs on the surface and in the ditch, and 20s.
+        A disc the solver left pressed into the rail (its contact slop, a few mm after a hard
+        shot) is where it would rest against the rail's face: no disc is inside the wood."""
+        rest = self.board.ditch_radius - self.board.disc_radius
+        placed = []
+        for d in self.discs("surface", "ditch"):
+            k = rest / d.r if d.where == "ditch" and d.r > rest else 1.0
+            placed.append(PlacedDisc(d.x * k, d.y * k, d.team))
+        return BoardState(tuple(placed), self.twenties())

@@ -144,6 +144,16 @@ def test_a_disc_leaving_the_surface_ends_at_rest_in_the_ditch():
     assert placed.in_ditch() and placed.zone() == 0
 
 
+def test_a_disc_left_pressed_into_the_rail_is_taken_at_rest_against_it():
+    sim = BoardSim()
+    rest = STANDARD.ditch_radius - R
+    sim.place(1, 0.0, -(rest + 3.0))  # as the solver's slop can leave one after a hard shot
+    sim.place(0, rest - 1.0, 0.0)
+    pressed, near = sim.state().discs
+    assert pressed.y_mm == pytest.approx(-rest) and pressed.x_mm == 0.0
+    assert (near.x_mm, near.y_mm) == (rest - 1.0, 0.0)
+
+
 def test_the_rail_bounces_with_its_restitution():
     sim = BoardSim(physics=Physics(ditch_friction=0.0))
     mid = (STANDARD.surface_radius + STANDARD.ditch_radius) / 2
