@@ -28,7 +28,7 @@ from vision.discs import PX_PER_MM, ViewMaps, view_maps
 from vision.empty import reference_of
 from vision.errors import BoardInDoubt, CalibrationError, UnknownSeat
 from vision.projection import CameraModel
-from vision.registration import DOUBT_AGREEMENT, find_board, grey_of
+from vision.registration import find_board, grey_of
 from vision.rims import clutter
 from vision.seats import SIDES, find_turn, place_seats
 
@@ -160,6 +160,9 @@ def _read_reference(cal: Calibration, empty: Any, source: str,
     return image
 
 
+EMPTY_AGREEMENT = 0.8  # share of the lines' round an empty board must show them on
+
+
 def calibrate(frame: np.ndarray, *, seat0: str = "bottom", focal_px: float | None = None,
               board: Board | None = None, name: str = "the frame") -> Calibration:
     """Finds the board on an empty-board frame, measures its circles (unless ``board`` states
@@ -168,10 +171,19 @@ def calibrate(frame: np.ndarray, *, seat0: str = "bottom", focal_px: float | Non
         raise UnknownSeat(f"seat 0 sits at one of {', '.join(SIDES)}, not {seat0!r}")
     found = find_board(frame, board or STANDARD, focal_px=focal_px, name=name,
                        measure=board is None)
-    if found.doubt and found.agreement >= DOUBT_AGREEMENT:
+    if found.agreement < EMPTY_AGREEMENT and board is None:
+        # Each round is checked against the agreement found here, so a board found badly
+        # would read every round by circles beside the lines, nothing flagged. An empty,
+        # lit board shows its lines nearly all round; the installer is there to fix it. (A
+        # board the installer stated is taken as stated; `calibrate` warns.)
+        raise BoardInDoubt(f"{name}: the board's lines were found on only "
+                           f"{found.agreement:.0%} of their round where the camera puts them "
+                           f"({EMPTY_AGREEMENT:.0%} needed on an empty board); make sure the "
+                           "whole board is in view, in focus and evenly lit, or state the "
+                           "board's radii in the config's [board] and calibrate with it")
+    if found.doubt:
         # two readings of the lines that fit alike: every round would be read by a guess
-        # between them. (An empty board's lines found over less of their round are not
-        # refused: each round is checked against the agreement found here.)
+        # between them
         raise BoardInDoubt(f"{name}: {found.doubt}; make sure the whole board is in view and "
                            "lit, or state the board's radii in the config's [board] and "
                            "calibrate with it")

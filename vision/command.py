@@ -27,9 +27,17 @@ import numpy as np
 
 from rules.board import Board
 from vision.annotate import annotate
-from vision.calibration import Calibration, calibrate, check_picture, empty_path, load, save
+from vision.calibration import (
+    EMPTY_AGREEMENT,
+    Calibration,
+    calibrate,
+    check_picture,
+    empty_path,
+    load,
+    save,
+)
 from vision.errors import UnreadableImage, VisionError
-from vision.reading import Reading, read_board
+from vision.reading import SMALLEST_DISC_PX, Reading, disc_pixels, read_board, too_small
 
 
 def read_image(path: str) -> np.ndarray:
@@ -155,6 +163,13 @@ def calibrate_command(args: argparse.Namespace, board: Board | None = None) -> i
           f"{cal.sigma_mm:.2f} mm; seat 0 at the frame's {cal.seat0}, turn from "
           f"{cal.turn_from})")
     print(board_lines(cal))
+    if cal.agreement < EMPTY_AGREEMENT:
+        print(f"warning: the stated board's lines lie on the picture's over only "
+              f"{cal.agreement:.0%} of their round: check the radii in the config's [board] "
+              "against the board's painted lines")
+    across = disc_pixels(cal.camera, cal.board)
+    if across < SMALLEST_DISC_PX:
+        print(f"warning: every round will be flagged: {too_small(across)}")
     print(f"calibration written to {out}, the empty board's look to {empty_path(out)}")
     if wrote:
         print(f"check picture: {picture} (the magenta circles must sit on the painted lines)")

@@ -88,6 +88,8 @@ HOLE_ITSELF = 0.75  # a rim centred this far into the 20 hole's radius is the ho
 FACE_PER_NOISE = 5.0      # ... or, for a whole face's change, this many times a bare patch's
 #                           of its size (a face averages its pixels' noise away)
 SURFACE_SEEN = 0.98       # share of the playing surface the frame must show
+SMALLEST_DISC_PX = 24.0   # a disc fewer pixels across than this is too small to be sure of:
+#                           its rim is a few pixels of blur and a worn or dark face a smudge
 
 
 @dataclass(frozen=True)
@@ -360,6 +362,9 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     surface = _surface_seen(view, board)
     if surface < SURFACE_SEEN:
         doubts.append(f"only {surface:.0%} of the playing surface is in the picture")
+    across = disc_pixels(reg.camera, board)
+    if across < SMALLEST_DISC_PX:
+        doubts.append(too_small(across))
     rims, faces, light, change, keep = (seen_.rims, seen_.faces, seen_.light, seen_.change,
                                         seen_.keep)
     seen = [_rim_confidence(rims[i], None if change is None else float(change[i]), least)
@@ -681,6 +686,18 @@ def _rim_confidence(rim: rimlib.Rim, change: float | None, least: float | None) 
     if change is not None and least is not None and change >= 3.0 * least:
         out = max(out, 0.8)
     return out
+
+
+def disc_pixels(camera: CameraModel, board: Board) -> float:
+    """How many pixels across a disc's face is in the picture, near the board's centre."""
+    return board.disc_diameter / camera.mm_per_px(board.disc_thickness)
+
+
+def too_small(across: float) -> str:
+    """Why discs this many pixels across are flagged, and the installer's fix."""
+    return (f"the discs are only {across:.0f} pixels across in the picture, too few to be sure "
+            f"of them ({SMALLEST_DISC_PX:.0f} or more): bring the camera closer or set a larger "
+            "picture size")
 
 
 def _surface_seen(view: object, board: Board) -> float:

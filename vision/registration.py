@@ -113,9 +113,24 @@ def scaled_camera(camera: CameraModel, scale: float) -> CameraModel:
     return camera.with_params(p)
 
 
+# How far a board's 10 and outer lines may stand from the 15 line's, as multiples of its radius:
+# real boards put them up to 8 % off twice and three times it, and a reading further off has
+# taken another circle (the ditch's wall, a rail) for a line.
+TEN_OF_FIFTEEN = (1.7, 2.3)
+OUTER_OF_FIFTEEN = (2.6, 3.4)
+
+
 def _plausible(radii: tuple[float, ...]) -> bool:
+    """Whether circles (a coarse look's, rough) could be a board's lines and surface edge."""
     r15, r10, r5, rs = radii[:4]
     return 0.0 < r15 < r10 < r5 < rs and 1.4 < r10 / r15 < 2.8 and 1.02 < rs / r5 < 1.3
+
+
+def _proportionate(radii: tuple[float, ...]) -> bool:
+    """Whether lines measured by a fit stand as a real board's may."""
+    r15, r10, r5 = radii[:3]
+    return (_plausible(radii) and TEN_OF_FIFTEEN[0] < r10 / r15 < TEN_OF_FIFTEEN[1]
+            and OUTER_OF_FIFTEEN[0] < r5 / r15 < OUTER_OF_FIFTEEN[1])
 
 
 def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None,
@@ -376,7 +391,7 @@ def _stages(grey: np.ndarray, cam: CameraModel, board: Board, prior: Board, prio
             break
         fit = fit_camera(_some(pts, most), cam, priors, free=free, rounds=rounds,
                          scale_mm=max(0.3, half / 6), measure=_measure(board, prior, measure))
-        now = measured(board, fit.radii) if fit.radii and _plausible(fit.radii) else board
+        now = measured(board, fit.radii) if fit.radii and _proportionate(fit.radii) else board
         if free == "pose":
             best = (fit.camera, fit, 0.0, now, lp)
         else:

@@ -131,6 +131,22 @@ def _chroma(x: np.ndarray) -> np.ndarray:
     return x - x.mean(axis=-1, keepdims=True)
 
 
+def _lone(x: np.ndarray, labels: np.ndarray) -> int | None:
+    """The disc that is a group by itself while the others fall in two colours apart, each
+    of two discs or more and of another hue (two sides), or None."""
+    sizes = np.bincount(labels, minlength=2)
+    if len(x) < 5 or sizes.min() != 1:
+        return None
+    lone = int(np.flatnonzero(labels == int(np.argmin(sizes)))[0])
+    rest = x[np.arange(len(x)) != lone]
+    sub, centres = two_means(rest)
+    hue = float(np.linalg.norm(_chroma(centres[0]) - _chroma(centres[1])))
+    if np.bincount(sub, minlength=2).min() < 2 or hue <= _THIRD_HUE or not _apart(rest, sub,
+                                                                                  centres):
+        return None
+    return lone
+
+
 def _odd_ones(x: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """Refuses a third colour shown by two discs or more; returns the discs (bool per disc)
     whose colour is alone off its side's (a disc under a lamp's glare, or not a disc at all):
@@ -172,6 +188,16 @@ def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = No
     raw = _log(faces)
     x = raw - _log(light) + float(np.mean(_log(light))) if light is not None else raw
     scoring = np.ones(n, bool) if scoring is None else np.asarray(scoring, bool)
+    # The discs that score say the two sides when they show both: the ditch also holds
+    # what changes no total (another set, a hand, a mark taken for a disc), and an odd
+    # colour there can pull one of two groups to itself and leave both sides in the other.
+    if 2 <= scoring.sum() < n and not _three(x[scoring]):
+        try:
+            core = _sides(faces[scoring], raw[scoring], x[scoring], colours)
+        except _Split:
+            core = None
+        if core is not None and len(set(core.teams)) == 2:
+            return _with_aside(core, raw, ~scoring)
     if not _three(x):
         try:
             return _sides(faces, raw, x, colours)
@@ -236,7 +262,16 @@ def _sides(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
     if n >= 2:
         labels, centres = two_means(x)
         two = _apart(x, labels, centres)
-        if two:
+        lone = _lone(x, labels)
+        if lone is not None:
+            # one disc far off all the others (a shadow or a mark taken for a disc) splits
+            # the discs by itself; the sides are the two colours of the rest, and it is odd
+            rest = np.arange(n) != lone
+            labels[rest], centres = two_means(x[rest])
+            labels[lone] = int(np.argmin(np.linalg.norm(centres - x[lone], axis=1)))
+            odd[rest] = _odd_ones(x[rest], labels[rest])
+            odd[lone] = True
+        elif two:
             odd = _odd_ones(x, labels)
     if colours is not None and (colours[0] is None) != (colours[1] is None):
         return _one_known(faces, raw, colours, labels if two else None, odd)

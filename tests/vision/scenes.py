@@ -77,15 +77,24 @@ def _bench_rig(boards: str, seed: int, number: int):
 def bench_frame(boards: str, seed: int, number: int,
                 calibrated: bool = False) -> tuple[np.ndarray, dict, Calibration | None]:
     """Frame ``number`` of the benchmark's varied-look set ``boards`` ("play" or "layouts")
-    of ``seed`` (a tuning seed: 11 or 12), drawn again on its own with its truth, as the
-    camera's file gives it; with its rig's calibration from its empty board if
-    ``calibrated``, as the benchmark makes it."""
+    of ``seed`` (a tuning seed, 11 or 12, or a retired unseen one, 71 or 72), drawn again on
+    its own with its truth, as the camera's file gives it; with its rig's calibration from its
+    empty board if ``calibrated``, as the benchmark makes it."""
     rig = _bench_rig(boards, seed, number)
     q = rig.scene.sensor.jpeg_quality
     _, state, frame_seed = next(r for r in rig.rounds if r[0] == number)
     image = decode(render(state, rig.scene, seed=frame_seed), q)
     cal = None
     if calibrated:
-        empty = decode(render(BoardState(), rig.scene, seed=rig.empty_seed), q)
-        cal = calibrate(empty, seat0=seat0_of(truth(BoardState(), rig.scene)["camera"]))
+        empty, seat0 = bench_empty(boards, seed, number)
+        cal = calibrate(empty, seat0=seat0)
     return image, json.loads(json.dumps(truth(state, rig.scene))), cal
+
+
+def bench_empty(boards: str, seed: int, number: int) -> tuple[np.ndarray, str]:
+    """The empty board of frame ``number``'s rig (see :func:`bench_frame`) and the frame edge
+    its seat 0 sits at."""
+    rig = _bench_rig(boards, seed, number)
+    empty = decode(render(BoardState(), rig.scene, seed=rig.empty_seed),
+                   rig.scene.sensor.jpeg_quality)
+    return empty, seat0_of(truth(BoardState(), rig.scene)["camera"])

@@ -130,6 +130,8 @@ def test_calibrate_takes_the_config_s_stated_board(files, capsys, tmp_path):
                  "--config", config]) == 0
     out = capsys.readouterr().out
     assert "as stated in the config" in out and "15 line 100.0 mm" in out
+    # stated 1.6 mm off the painted 15 line: taken, but the installer is told
+    assert "the stated board's lines lie on the picture's over only" in out
     stated = json.loads((tmp_path / "cal.json").read_text())
     assert stated["board_from"] == "stated"
 

@@ -18,6 +18,7 @@ from tests.vision import scenes
 from tests.vision.conftest import MODE, decode, seat0_of
 from tests.vision.test_empty_board import DISCS
 from vision import calibrate, read_board
+from vision.errors import BoardInDoubt, NoBoardFound
 
 
 def _scene_and_calibration(rigs):
@@ -112,3 +113,47 @@ def test_every_scoring_disc_of_a_hard_frame_is_read_or_flagged(boards, seed, num
         d = min(reading.discs, key=lambda d: math.dist(d.pixel, t["pixel"]))
         assert math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 3, t
         assert d.uncertain or (d.zone, d.team) == (t["zone"], t["team"]), (t, d)
+
+
+def test_an_empty_board_found_on_its_ditch_wall_is_not_taken_as_the_calibration():
+    """Retired unseen frame layouts-72 89's rig: a natural board seen by a phone, its outer
+    line and surface edge faint beside the ditch's dark wall. The fit took the wall for the
+    outer line (three and a half times the 15 line's radius), and every round's 0s outside
+    the outer line were read as 5s with nothing flagged. The installer is told instead."""
+    empty, seat0 = scenes.bench_empty("layouts", 72, 89)
+    with pytest.raises(BoardInDoubt, match="lines were found on only"):
+        calibrate(empty, seat0=seat0)
+
+
+def test_a_bare_photo_of_that_board_is_never_read_wrong_unflagged():
+    """The same board from a bare photo (layouts-72 90): its 0s were read as 5s by 50 mm and
+    more, unflagged. Refused, or every disc read right or flagged."""
+    frame, truth, _ = scenes.bench_frame("layouts", 72, 90)
+    try:
+        reading = read_board(frame)
+    except NoBoardFound:
+        return
+    for t in truth["discs"]:
+        d = min(reading.discs, key=lambda d: math.dist(d.pixel, t["pixel"]), default=None)
+        if d is not None and math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 3:
+            assert d.uncertain or d.zone == t["zone"], (t, d)
+
+
+@pytest.mark.parametrize("number", [
+    16,  # a shadow of the board's own black read as a disc: the darkest colour by itself,
+    #      and both sides (brown and green) in the other group
+    80,  # a third set in the ditch and two dark marks there: both sides in one group
+])
+def test_both_sides_of_a_black_board_are_told_apart(number):
+    """Retired unseen frames of layouts-72 (black boards, calibrated): every disc that scores
+    is read for its side or flagged."""
+    frame, truth, cal = scenes.bench_frame("layouts", 72, number, calibrated=True)
+    reading = read_board(frame, cal)
+    wrong = 0
+    for t in truth["discs"]:
+        if t["zone"] == 0:
+            continue
+        d = min(reading.discs, key=lambda d: math.dist(d.pixel, t["pixel"]))
+        assert math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 3, t
+        wrong += not d.uncertain and d.team != t["team"]
+    assert wrong == 0

@@ -125,3 +125,27 @@ def test_a_disc_greyed_into_the_other_side_s_group_is_not_sure_of_it():
     assert s.teams[:3] == (0, 0, 0) and all(s.sure[:3])
     assert not any(sure and team == 1 for team, sure in zip(s.teams[-3:], s.sure[-3:],
                                                             strict=True))
+
+
+def test_one_mark_far_off_every_disc_does_not_put_both_sides_in_one_group():
+    # A black board's shadow taken for a disc, beside brown and green sides: alone it is the
+    # farthest colour of all, and two groups would be it and all the discs
+    brown, green, board = (81, 53, 38), (54, 143, 78), (16, 18, 24)
+    faces = np.concatenate([jitter(brown, 8, 5), jitter(green, 6, 6), [board]])
+    s = assign(faces)
+    assert s.teams[:14] == (0,) * 8 + (1,) * 6
+    assert all(s.sure[:14]) and not s.sure[14]
+    assert s.colours[0][0] > 70 and s.colours[1][1] > 120
+
+
+def test_the_sides_come_from_the_scoring_discs_when_the_ditch_holds_other_colours():
+    # layouts-72 frame 80: a third set in the ditch and two dark marks there besides; the
+    # marks alone made one group and both sides the other
+    yellow, brown, green, navy = (228, 207, 97), (85, 64, 50), (70, 160, 100), (29, 34, 60)
+    faces = np.concatenate([jitter(yellow, 8, 7), jitter(brown, 8, 8), jitter(green, 6, 9),
+                            jitter(navy, 2, 10)])
+    scoring = np.array([True] * 16 + [False] * 8)
+    s = assign(faces, scoring=scoring)
+    assert s.teams[:16] == (1,) * 8 + (0,) * 8
+    assert all(s.sure[:16]) and not s.doubt
+    assert s.colours[1][2] < 130 and s.colours[0][0] < 100
