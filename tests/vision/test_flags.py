@@ -157,3 +157,26 @@ def test_both_sides_of_a_black_board_are_told_apart(number):
         assert math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 3, t
         wrong += not d.uncertain and d.team != t["team"]
     assert wrong == 0
+
+
+def test_discs_too_few_pixels_across_are_flagged_and_calibrate_warns(tmp_path, capsys):
+    """A frame whose discs are about 37 pixels across, and the same at half size: the smaller
+    is flagged as a whole, with the fix."""
+    import cv2
+
+    from device.commands.cli import main
+
+    frame, _, _ = scenes.bench_frame("play", 11, 1)
+    assert not any("pixels across" in d for d in read_board(frame).doubts)
+    small = cv2.resize(frame, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    reading = read_board(small)
+    assert reading.uncertain
+    assert any("only 20 pixels across" in d and "bring the camera closer" in d
+               for d in reading.doubts), reading.doubts
+    empty, seat0 = scenes.bench_empty("play", 11, 1)
+    picture = tmp_path / "empty.png"
+    cv2.imwrite(str(picture), cv2.resize(empty, None, fx=0.5, fy=0.5,
+                                         interpolation=cv2.INTER_AREA))
+    assert main(["calibrate", str(picture), "--seat0", seat0,
+                 "--out", str(tmp_path / "cal.json")]) == 0
+    assert "warning: every round will be flagged: the discs are only" in capsys.readouterr().out
