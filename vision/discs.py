@@ -187,8 +187,8 @@ SCALE_PEAKS = 8    # the strongest rings weighed
 SCALE_FLOOR = 2.0  # ... above this (in the board's typical edge energy)
 
 
-def disc_scale(view: TopView, board: Board,
-               at: np.ndarray | None = None, image: np.ndarray | None = None) -> float:
+def disc_scale(view: TopView, board: Board, at: np.ndarray | None = None,
+               image: np.ndarray | None = None, larger_gain: float | None = None) -> float:
     """How much larger than ``board``'s scale says the discs look (1: as it says): the ring
     size at which the view's strongest rings, on the playing surface, stand out most, if
     clearly more than at the expected size. A board read from scratch is measured with its
@@ -198,7 +198,9 @@ def disc_scale(view: TopView, board: Board,
     there stand out most together (a disc or two, too few to outweigh the board's own rings
     over the whole surface, still say their size). ``image``: what to look for rings in
     instead of the view (its difference from the empty board, where the board's own pegs,
-    print and grain, which ring at every size, are gone)."""
+    print and grain, which ring at every size, are gone). ``larger_gain``: how much above
+    the expected size's a larger size's rings must stand, if not ``SCALE_GAIN`` (in the
+    difference a disc's edge rings broadly, and most of all at the smallest sizes)."""
     a, b, _ = _tensor(view.image if image is None else image, view, board)
     h, w = a.shape
     on = (view.radius < board.outer_radius) & (view.radius > board.hole_diameter / 2 + 4.0)
@@ -231,6 +233,10 @@ def disc_scale(view: TopView, board: Board,
         scores.append(float(np.sum(peaks[:SCALE_PEAKS] - SCALE_FLOOR)))
     best = int(np.argmax(scores))
     at_one = scores[SCALES.index(1.0)]
+    if larger_gain is not None:
+        larger = max((i for i, k in enumerate(SCALES) if k > 1.0), key=lambda i: scores[i])
+        if scores[larger] > larger_gain * at_one + 1.0:
+            return SCALES[larger]
     if SCALES[best] != 1.0 and scores[best] > SCALE_GAIN * at_one + 1.0:
         return SCALES[best]
     return 1.0

@@ -88,7 +88,7 @@ HOLE_ITSELF = 0.75  # a rim centred this far into the 20 hole's radius is the ho
 FACE_PER_NOISE = 5.0      # ... or, for a whole face's change, this many times a bare patch's
 #                           of its size (a face averages its pixels' noise away)
 SURFACE_SEEN = 0.98       # share of the playing surface the frame must show
-SMALLEST_DISC_PX = 24.0   # a disc fewer pixels across than this is too small to be sure of:
+SMALLEST_DISC_PX = 20.0   # a disc fewer pixels across than this is too small to be sure of:
 #                           its rim is a few pixels of blur and a worn or dark face a smudge
 
 
@@ -160,9 +160,10 @@ class Reading:
     def sides_seen(self) -> tuple[RGB, RGB] | None:
         """The two sides' colours, when this reading told both sides apart surely: what the
         next readings of the match decide a board showing one side only by (on its own, a lone
-        colour could be either side's)."""
+        colour could be either side's). A board in doubt says nothing sure: its discs may be
+        marks, and their colours would mislead every later reading."""
         a, b = self.colours
-        if a is None or b is None:
+        if a is None or b is None or self.doubts:
             return None
         sure = [any(d.side_sure and d.team == k for d in self.discs) for k in (0, 1)]
         return (a, b) if all(sure) else None
@@ -312,8 +313,9 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     if not stated:
         # the board's scale is its outer line's tournament radius unless stated: discs that
         # look another size say the board is another size
-        k = disc_scale(seen_.view, board, image=None if seen_.diff is None
-                       else seen_.diff.residual * 100.0)
+        k = (disc_scale(seen_.view, board) if seen_.diff is None else
+             disc_scale(seen_.view, board, image=seen_.diff.residual * 100.0,
+                        larger_gain=CHANGES_LARGER_GAIN))
         if k != 1.0:  # taken only if more discs are found at that size, within the same
             # outer line (a larger board taken reaches onto the table), their radii agreeing;
             # against the empty board the rings are the changes' own, not the board's print,
@@ -597,6 +599,8 @@ SWEEP = (0.88, 1.1, 1.2, 1.3)  # the other sizes discs are looked for at, when t
 
 
 CHANGES_SIZE_SHARE = 0.75  # the share of the discs a look must keep at the size the changes say
+CHANGES_LARGER_GAIN = 1.12  # how far above the expected size's the changes' rings must stand at
+#                            a larger size (a smaller board's discs) for it to be looked at
 
 
 def _more_discs(seen: _Seen, other: _Seen, k: float, board: Board, least: int,

@@ -126,6 +126,10 @@ def _plausible(radii: tuple[float, ...]) -> bool:
     return 0.0 < r15 < r10 < r5 < rs and 1.4 < r10 / r15 < 2.8 and 1.02 < rs / r5 < 1.3
 
 
+def _radii(board: Board) -> tuple[float, float, float, float]:
+    return (*board.line_radii, board.surface_radius)
+
+
 def _proportionate(radii: tuple[float, ...]) -> bool:
     """Whether lines measured by a fit stand as a real board's may."""
     r15, r10, r5 = radii[:3]
@@ -179,7 +183,8 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
             fits.append(got)
         free = _fit_from(grey, c, measured(board, c.radii_mm(board)), board, priors, w, h,
                          "radii")
-        if free is not None and (got is None or free[2] > got[2] + PRIOR_MARGIN):
+        if (free is not None and _proportionate(_radii(free[3]))
+                and (got is None or free[2] > got[2] + PRIOR_MARGIN)):
             return free
         return got
 
@@ -213,6 +218,10 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
                 best = got
             if good(best):
                 break
+    if best is not None and not _proportionate(_radii(best[3])):
+        # the lines as measured stand as no board's: the fit took another circle for one
+        fair = [f for f in fits if _proportionate(_radii(f[3]))]
+        best = max(fair, key=lambda f: f[2]) if fair else None
     if (best is None or best[2] < MIN_AGREEMENT or best[1].inliers < 0.15 * total
             or best[1].sigma_mm > 1.5):
         raise NoBoardFound(
@@ -391,7 +400,7 @@ def _stages(grey: np.ndarray, cam: CameraModel, board: Board, prior: Board, prio
             break
         fit = fit_camera(_some(pts, most), cam, priors, free=free, rounds=rounds,
                          scale_mm=max(0.3, half / 6), measure=_measure(board, prior, measure))
-        now = measured(board, fit.radii) if fit.radii and _proportionate(fit.radii) else board
+        now = measured(board, fit.radii) if fit.radii and _plausible(fit.radii) else board
         if free == "pose":
             best = (fit.camera, fit, 0.0, now, lp)
         else:

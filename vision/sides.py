@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -188,16 +188,40 @@ def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = No
     raw = _log(faces)
     x = raw - _log(light) + float(np.mean(_log(light))) if light is not None else raw
     scoring = np.ones(n, bool) if scoring is None else np.asarray(scoring, bool)
-    # The discs that score say the two sides when they show both: the ditch also holds
-    # what changes no total (another set, a hand, a mark taken for a disc), and an odd
-    # colour there can pull one of two groups to itself and leave both sides in the other.
-    if 2 <= scoring.sum() < n and not _three(x[scoring]):
+    out = _all(faces, raw, x, colours, scoring)
+    # The ditch also holds what changes no total (another set, a hand, a mark taken for a
+    # disc), and an odd colour there can pull one of two groups to itself and leave both
+    # sides in the other: if every disc that scores fell to one side (all sure of it, or
+    # none) while they show two colours, the discs that score say the sides.
+    sure = np.array(out.sure)[scoring]
+    if (2 <= scoring.sum() < n and len(set(np.array(out.teams)[scoring])) == 1
+            and (sure.all() or not sure.any()) and not _three(x[scoring])):
         try:
             core = _sides(faces[scoring], raw[scoring], x[scoring], colours)
         except _Split:
-            core = None
-        if core is not None and len(set(core.teams)) == 2:
-            return _with_aside(core, raw, ~scoring)
+            return out
+        if len(set(core.teams)) == 2:
+            return _with_aside(_tight(core, x[scoring]), raw, ~scoring)
+    return out
+
+
+def _tight(sides: Sides, x: np.ndarray) -> Sides:
+    """``sides`` with a disc sure of its side only if near the middle of its side's colours
+    (within ``_SAME``, or three times its side's typical distance): read from the discs that
+    score alone, because every disc's colour could not say, a glared disc between the two
+    colours falls in one group without being like it."""
+    teams, sure = np.array(sides.teams), np.array(sides.sure)
+    for k in (0, 1):
+        idx = teams == k
+        d = np.linalg.norm(x[idx] - np.median(x[idx], axis=0), axis=1)
+        sure[idx] &= d <= max(_SAME, 3.0 * float(np.median(d)))
+    return replace(sides, sure=tuple(bool(v) for v in sure))
+
+
+def _all(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
+         colours: tuple[RGB | None, RGB | None] | None, scoring: np.ndarray) -> Sides:
+    """The sides from every disc's colour (see :func:`assign`)."""
+    n = len(faces)
     if not _three(x):
         try:
             return _sides(faces, raw, x, colours)

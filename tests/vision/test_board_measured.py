@@ -127,6 +127,9 @@ def test_a_small_board_s_few_discs_are_found_from_scratch(seed):
     ("layouts", 12, 28), ("layouts", 12, 31),
     ("play", 11, 9),  # (its difference too rings most at the smallest size: too few discs
     #                   are found at it for that size to be taken)
+    ("layouts", 72, 60), ("layouts", 72, 68),  # retired unseen frames, 22 and 21 inches: a
+    #   disc's edge rings broadly in the difference, a larger size only a fifth above the
+    #   expected one, and read at the tournament's size a 10 was read as a 15 by 8 mm
 ])
 def test_a_21_inch_board_s_discs_are_zoned_against_its_empty_board(boards, seed, number):
     """A 21-inch board calibrated on its empty frame is taken at the tournament's size, so
@@ -145,3 +148,15 @@ def test_a_21_inch_board_s_discs_are_zoned_against_its_empty_board(boards, seed,
         d = min(reading.discs, key=lambda d: math.dist(d.pixel, t["pixel"]))
         assert math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 2, t
         assert d.uncertain or d.zone == t["zone"], (t, d)
+
+
+@pytest.mark.parametrize("number", [60, 68])
+def test_a_small_board_s_discs_say_its_size_against_its_empty_board(number):
+    """Retired unseen frames of 22- and 21-inch boards (layouts-72), calibrated: the board is
+    taken as the size its discs say, within 5 %."""
+    frame, truth, cal = scenes.bench_frame("layouts", 72, number, calibrated=True)
+    reading = read_board(frame, cal)
+    # the calibration holds the outer line at the tournament's radius, which sets its scale
+    seen = reading.board.outer_radius / cal.board.outer_radius
+    assert seen == pytest.approx(truth["board"]["outer_radius"] / STANDARD.outer_radius,
+                                 rel=0.05), reading.notes
