@@ -121,7 +121,7 @@ def test_an_empty_board_found_on_its_ditch_wall_is_not_taken_as_the_calibration(
     outer line (three and a half times the 15 line's radius), and every round's 0s outside
     the outer line were read as 5s with nothing flagged. The installer is told instead."""
     empty, seat0 = scenes.bench_empty("layouts", 72, 89)
-    with pytest.raises((BoardInDoubt, NoBoardFound), match="lines .*(found|followed)"):
+    with pytest.raises((BoardInDoubt, NoBoardFound), match=r"lines .*(found|followed)"):
         calibrate(empty, seat0=seat0)
 
 
