@@ -11,7 +11,10 @@ the discs are given to the side whose usual colour they resemble more, and marke
 Three or more clearly different colours (each on two discs or more) put the board in doubt
 (something other than discs, or a third set, is on it), unless the third colour's discs all
 score nothing (another set's discs in the ditch): those are set aside. A single disc of an odd
-colour is kept, unsure.
+colour is kept, unsure; one alone far off every other (a shadow or a mark taken for a disc)
+does not make a group by itself. When every scoring disc falls to one side while they show two
+colours, an odd colour among the discs that score nothing took a group: the scoring discs alone
+then say the sides.
 """
 
 from __future__ import annotations
@@ -295,6 +298,7 @@ def _sides(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
             labels[lone] = int(np.argmin(np.linalg.norm(centres - x[lone], axis=1)))
             odd[rest] = _odd_ones(x[rest], labels[rest])
             odd[lone] = True
+            two = True  # (the rest's two colours are apart: _lone asks it)
         elif two:
             odd = _odd_ones(x, labels)
     if colours is not None and (colours[0] is None) != (colours[1] is None):
