@@ -164,6 +164,7 @@ def _odd_ones(x: np.ndarray, labels: np.ndarray) -> np.ndarray:
         group = x[idx]
         sub, centres = two_means(group)
         if not _apart(group, sub, centres, _THIRD, _THIRD_RATIO):
+            odd[idx] = _off_hue(group)
             continue
         sizes = np.bincount(sub, minlength=2)
         hue = float(np.linalg.norm(_chroma(centres[0]) - _chroma(centres[1])))
@@ -172,6 +173,27 @@ def _odd_ones(x: np.ndarray, labels: np.ndarray) -> np.ndarray:
         if sizes.min() == 1:
             odd[idx[sub == int(np.argmin(sizes))]] = True
     return odd
+
+
+def _off_hue(group: np.ndarray) -> np.ndarray:
+    """Within one side's group of six discs or more, those of a third colour of their own,
+    apart from the group's main colour and of another hue (bool per disc): a window's sheen
+    greys black discs into the reds' group, beside a third set's pinks in the ditch, and
+    three colours in one group split no two ways cleanly."""
+    out = np.zeros(len(group), bool)
+    if len(group) < 6:
+        return out
+    labels, c = k_means(group, 3)
+    sizes = np.bincount(labels, minlength=3)
+    main = int(np.argmax(sizes))
+    for j in range(3):
+        if j == main or sizes[j] == 0:
+            continue
+        gap = float(np.linalg.norm(c[j] - c[main]))
+        hue = float(np.linalg.norm(_chroma(c[j]) - _chroma(c[main])))
+        if gap > _THIRD and hue > _THIRD_HUE:
+            out[labels == j] = True
+    return out
 
 
 def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = None,

@@ -149,3 +149,18 @@ def test_the_sides_come_from_the_scoring_discs_when_the_ditch_holds_other_colour
     assert s.teams[:16] == (1,) * 8 + (0,) * 8
     assert all(s.sure[:16]) and not s.doubt
     assert s.colours[1][2] < 130 and s.colours[0][0] < 100
+
+
+def test_greyed_black_discs_in_the_reds_group_beside_a_third_set_are_not_sure():
+    # retired unseen frame play-71 95: a window's sheen greys three black discs into the reds'
+    # group, where a third set's pinks lie in the ditch; no two-way split of that group is
+    # clean, so nothing said the greys were unlike it
+    black, red, pink, grey = (31, 30, 36), (200, 70, 75), (215, 108, 146), (104, 108, 120)
+    faces = np.concatenate([jitter(black, 6, 11, 0.03), jitter(red, 9, 12, 0.03),
+                            jitter(pink, 7, 13, 0.03), jitter(grey, 3, 14, 0.03)])
+    scoring = np.array([True] * 2 + [False] * 4 + [True] * 2 + [False] * 7 + [False] * 7
+                       + [True] * 3)
+    s = assign(faces, scoring=scoring)
+    assert s.teams[:6] == (0,) * 6 and s.teams[6:15] == (1,) * 9
+    assert all(s.sure[:2]) and all(s.sure[6:8])
+    assert not any(s.sure[-3:]) or all(t == 0 for t in s.teams[-3:])
