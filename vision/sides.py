@@ -216,16 +216,16 @@ def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = No
     out = _all(faces, raw, x, colours, scoring)
     # The ditch also holds what changes no total (another set, a hand, a mark taken for a
     # disc), and an odd colour there can pull one of two groups to itself and leave both
-    # sides in the other: if every disc that scores fell to one side (all sure of it, or
-    # none) while they show two colours, the discs that score say the sides.
-    sure = np.array(out.sure)[scoring]
-    if (2 <= scoring.sum() < n and len(set(np.array(out.teams)[scoring])) == 1
-            and (sure.all() or not sure.any()) and not _three(x[scoring])):
+    # sides in the other: if every disc that scores fell to one side while they show two
+    # colours, two discs or more each, the discs that score say the sides. (One disc of a
+    # colour is more likely a glared disc of the side it fell to.)
+    if (4 <= scoring.sum() < n and len(set(np.array(out.teams)[scoring])) == 1
+            and not _three(x[scoring])):
         try:
             core = _sides(faces[scoring], raw[scoring], x[scoring], colours)
         except _Split:
             return out
-        if len(set(core.teams)) == 2:
+        if np.bincount(np.array(core.teams), minlength=2).min() >= 2:
             return _with_aside(_tight(core, x[scoring]), raw, ~scoring)
     return out
 
