@@ -123,7 +123,7 @@ def _three(x: np.ndarray) -> bool:
     for i in range(3):
         for j in range(i + 1, 3):
             gap = float(np.linalg.norm(c[i] - c[j]))
-            hue = float(np.linalg.norm(_chroma(c[i]) - _chroma(c[j])))
+            hue = _hue_apart(c[i], c[j])
             if gap < max(_THIRD, _THIRD_RATIO * spread) or hue < _THIRD_HUE:
                 return False
     return True
@@ -134,20 +134,26 @@ def _chroma(x: np.ndarray) -> np.ndarray:
     return x - x.mean(axis=-1, keepdims=True)
 
 
-def _lone(x: np.ndarray, labels: np.ndarray) -> int | None:
+def _hue_apart(a: np.ndarray, b: np.ndarray) -> float:
+    """How far two log colours differ in hue and saturation, not brightness."""
+    return float(np.linalg.norm(_chroma(a) - _chroma(b)))
+
+
+def _lone(x: np.ndarray, labels: np.ndarray
+          ) -> tuple[int, np.ndarray, np.ndarray] | None:
     """The disc that is a group by itself while the others fall in two colours apart, each
-    of two discs or more and of another hue (two sides), or None."""
+    of two discs or more and of another hue (two sides), with the others' labels and the two
+    colours' centres; or None."""
     sizes = np.bincount(labels, minlength=2)
     if len(x) < 5 or sizes.min() != 1:
         return None
     lone = int(np.flatnonzero(labels == int(np.argmin(sizes)))[0])
     rest = x[np.arange(len(x)) != lone]
     sub, centres = two_means(rest)
-    hue = float(np.linalg.norm(_chroma(centres[0]) - _chroma(centres[1])))
-    if np.bincount(sub, minlength=2).min() < 2 or hue <= _THIRD_HUE or not _apart(rest, sub,
-                                                                                  centres):
+    if (np.bincount(sub, minlength=2).min() < 2 or _hue_apart(*centres) <= _THIRD_HUE
+            or not _apart(rest, sub, centres)):
         return None
-    return lone
+    return lone, sub, centres
 
 
 def _odd_ones(x: np.ndarray, labels: np.ndarray) -> np.ndarray:
@@ -167,8 +173,7 @@ def _odd_ones(x: np.ndarray, labels: np.ndarray) -> np.ndarray:
             odd[idx] = _off_hue(group)
             continue
         sizes = np.bincount(sub, minlength=2)
-        hue = float(np.linalg.norm(_chroma(centres[0]) - _chroma(centres[1])))
-        if sizes.min() >= 2 and hue > _THIRD_HUE:
+        if sizes.min() >= 2 and _hue_apart(*centres) > _THIRD_HUE:
             raise _Split
         if sizes.min() == 1:
             odd[idx[sub == int(np.argmin(sizes))]] = True
@@ -189,9 +194,8 @@ def _off_hue(group: np.ndarray) -> np.ndarray:
     for j in range(3):
         if j == main or sizes[j] == 0:
             continue
-        gap = float(np.linalg.norm(c[j] - c[main]))
-        hue = float(np.linalg.norm(_chroma(c[j]) - _chroma(c[main])))
-        if gap > _THIRD and hue > _THIRD_HUE:
+        if (float(np.linalg.norm(c[j] - c[main])) > _THIRD
+                and _hue_apart(c[j], c[main]) > _THIRD_HUE):
             out[labels == j] = True
     return out
 
@@ -311,12 +315,13 @@ def _sides(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
     if n >= 2:
         labels, centres = two_means(x)
         two = _apart(x, labels, centres)
-        lone = _lone(x, labels)
-        if lone is not None:
+        found = _lone(x, labels)
+        if found is not None:
             # one disc far off all the others (a shadow or a mark taken for a disc) splits
             # the discs by itself; the sides are the two colours of the rest, and it is odd
+            lone, sub, centres = found
             rest = np.arange(n) != lone
-            labels[rest], centres = two_means(x[rest])
+            labels[rest] = sub
             labels[lone] = int(np.argmin(np.linalg.norm(centres - x[lone], axis=1)))
             odd[rest] = _odd_ones(x[rest], labels[rest])
             odd[lone] = True
