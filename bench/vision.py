@@ -346,6 +346,7 @@ def read_set(rendered: list[tuple[Path, list[dict]]], args: argparse.Namespace, 
     for where, index in rendered:
         cals: dict[int, object] = {}
         seen: dict[tuple[int, bool], tuple] = {}  # the sides' colours, carried over a rig's rounds
+        sizes: dict[tuple[int, bool], float] = {}  # and the discs' size, as the daemon does
         for item in index:
             truth = json.loads((where / item["truth"]).read_text())
             data = (where / item["image"]).read_bytes()
@@ -377,7 +378,8 @@ def read_set(rendered: list[tuple[Path, list[dict]]], args: argparse.Namespace, 
                 t0 = time.perf_counter()
                 try:
                     reading = read_board(frame, cal if use_cal else None, board=board,
-                                         name=item["image"], colours=seen.get(key))
+                                         name=item["image"], colours=seen.get(key),
+                                         size=sizes.get(key))
                 except Exception as exc:
                     tally.add(name, truth["tags"], refused(truth, f"{type(exc).__name__}: {exc}"))
                     continue
@@ -385,6 +387,8 @@ def read_set(rendered: list[tuple[Path, list[dict]]], args: argparse.Namespace, 
                 (speed.calibrated if use_cal else speed.scratch)[size].append(ms)
                 s = score(reading, truth, args.board_known)
                 tally.add(name, truth["tags"], s)
+                if reading.size_seen is not None:
+                    sizes[key] = reading.size_seen
                 if reading.sides_seen is not None:
                     seen[key] = reading.sides_seen
                 elif reading.uncertain and s.right_as_read:  # the operator confirms it as it is

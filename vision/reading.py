@@ -132,6 +132,10 @@ class Reading:
     doubts: tuple[str, ...] = ()   # why the board as a whole must be checked, in words
     notes: tuple[str, ...] = ()    # what the players or the installer should know
     board_confidence: float = 1.0  # 0 to 1: how sure the board itself was found and seen
+    # how much larger than a tournament board's the discs looked, when enough of them were seen
+    # cleanly to measure it: what the next readings of the match take the board's size by
+    # (``read_board(size=)``), a round with one or two discs being too few to measure it
+    size_seen: float | None = None
 
     @property
     def confidence(self) -> float:
@@ -291,7 +295,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                colours: tuple[RGB | None, RGB | None] | None = None,
                board: Board | None = None,
                focal_px: float | None = None, seat0: str = "bottom",
-               name: str = "the frame") -> Reading:
+               size: float | None = None, name: str = "the frame") -> Reading:
     """Reads every disc of a BGR frame (the module docstring's steps).
 
     ``calibration``: the fixed rig's (see :mod:`vision.calibration`); without one the board is
@@ -300,6 +304,9 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     two sides' disc colours (RGB, team 0 first) when named in the config or seen in an earlier
     reading of the match (``Reading.sides_seen``), or one side's (the other None) once an
     operator confirmed a reading that showed that side only; otherwise team 0 is the darker.
+    ``size``: how much larger than a tournament board's the discs looked in an earlier reading
+    of the match (``Reading.size_seen``): the board is taken at that size to begin with, so a
+    round with too few discs to measure it is not read at the tournament board's.
     """
     frame = _check_frame(frame, name)
     stated = board is not None
@@ -307,9 +314,14 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     doubts: list[str] = [reg.doubt] if reg.doubt else []
     notes: list[str] = list(reg.notes)
     scale = 1.0
-    seen_ = _look(frame, calibration, reg, board)
     if not stated and calibration is not None and calibration.board_from == "stated":
         stated = True
+    prior = 1.0  # the board's lengths as an earlier round measured them
+    if not stated and size is not None and abs(size - 1.0) > 0.01:
+        prior = 1.0 / size
+        reg, board = _rescaled(reg, board, prior)
+    seen_ = _look(frame, calibration, reg, board)
+    size_seen = None
     if not stated:
         # the board's scale is its outer line's tournament radius unless stated: discs that
         # look another size say the board is another size
@@ -354,6 +366,11 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             doubts.append("its discs were found only on taking the board for another size, "
                           "too few of them to be sure of it: check the board, or state it in "
                           "the config's [board]")
+        elif scale != 1.0 and _sized_count(seen_) >= 3:
+            # (only a size the discs moved the reading to says anything: rims are looked for
+            # near the size taken, so at the size begun with they agree with it either way)
+            size_seen = 1.0 / (prior * scale)
+    scale *= prior
     reg, board = seen_.reg, seen_.board
     if scale != 1.0:
         inches = 2 * board.surface_radius / 25.4
@@ -389,6 +406,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             (float(pix[0]), float(pix[1])), float(np.hypot(*(edge - pix))), rim.in_ditch,
             sure, (round(float(face[0])), round(float(face[1])), round(float(face[2]))),
             round(confidence, 3), doubt))
+    discs = _crowded(discs, board)
     if diff is not None:  # what changed the board and is not a disc read, flagged there
         over = over_board(diff, view, board, discs, least)
         if over is not None:  # a hand or an arm: its own patches are not discs
@@ -414,7 +432,8 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
              [sum(d.zone for d in discs if d.team == k) for k in (0, 1)],
              f", to check: {'; '.join(doubts)}" if doubts else "")
     return Reading(tuple(discs), sides.colours, reg.camera, board, reg.calibrated, reg.seat0,
-                   tuple(doubts), tuple(notes), reg.confidence if not doubts else 0.3)
+                   tuple(doubts), tuple(notes), reg.confidence if not doubts else 0.3,
+                   size_seen if not doubts else None)
 
 
 def _unread_disc(x: float, y: float, view: Any, board: Board, reg: Registration,
@@ -803,6 +822,27 @@ def _distinct(rims: list[rimlib.Rim], index: list[int], board: Board) -> list[in
                for k in kept):
             kept.append(i)
     return [index[i] for i in sorted(kept)]
+
+
+CROWDED = 1.8  # two flat discs' centres lie a diameter apart at least; this many radii is less
+CROWDED_DOUBT = ("it overlaps another disc read, which flat discs cannot: one leaning or "
+                 "stacked, or one disc read as two")
+
+
+def _crowded(discs: list[DiscReading], board: Board) -> list[DiscReading]:
+    """The discs, those that score flagged where two read overlap: touching discs are read
+    a diameter apart within a millimetre or two, so nearer is a disc leaning on or lying on
+    another, or a face's grain or glare read as a second rim, and neither is to be trusted."""
+    near = CROWDED * board.disc_radius
+    out = list(discs)
+    for i, a in enumerate(discs):
+        if a.zone == 0 or a.uncertain:
+            continue
+        if any(j != i and math.hypot(a.x_mm - b.x_mm, a.y_mm - b.y_mm) < near
+               for j, b in enumerate(discs)):
+            out[i] = replace(a, uncertain=True, confidence=min(a.confidence, 0.3),
+                             doubt=CROWDED_DOUBT)
+    return out
 
 
 def _side_radius(rims: list[rimlib.Rim], teams: tuple[int, ...],

@@ -59,6 +59,7 @@ class VisionReader:
         self.pictures = Path(config.camera.pictures) if config.camera.pictures else None
         self.count = 0
         self.learnt: tuple[RGB | None, RGB | None] | None = None
+        self.size: float | None = None  # the discs' size as a round of the match measured it
         self.last: Reading | None = None  # the latest reading
         self._lock = threading.Lock()  # confirmed() comes from the main loop
 
@@ -66,6 +67,7 @@ class VisionReader:
         """The colours seen belong to the discs of the match that ended."""
         with self._lock:
             self.learnt = None
+            self.size = None
             self.last = None
 
     def confirmed(self) -> None:
@@ -80,11 +82,16 @@ class VisionReader:
         v = self._vision
         # Colours seen in an earlier round of the match decide the sides of a board that shows
         # one side only (on its own, a lone colour could be either side's).
+        # So does the discs' size: a round with one or two discs is too few to measure it.
         with self._lock:
             colours = self.colours or self.learnt
-        reading = v.read_board(frame, self.calibration, colours=colours, board=self.board)
+            size = self.size
+        reading = v.read_board(frame, self.calibration, colours=colours, board=self.board,
+                               size=size)
         with self._lock:
             self.last = reading
+            if reading.size_seen is not None:
+                self.size = reading.size_seen
             if self.colours is None and reading.sides_seen is not None:
                 self.learnt = reading.sides_seen
         self.count += 1

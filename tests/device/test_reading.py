@@ -134,3 +134,31 @@ def test_the_config_s_stated_board_reaches_the_reader(tmp_path):
                    '[board]\nfifteen_radius = 98.0\n')
     found = {f.part: f for f in examine(cfg)}
     assert not found["camera"].ok and "another board" in found["camera"].detail
+
+
+def test_the_reader_keeps_the_discs_size_a_round_of_the_match_measured(tmp_path):
+    """On a 22-inch board the discs look a fifth larger than a tournament board's would. A
+    round with several discs measures it; the reader keeps that size for the match's later
+    rounds (one disc cannot measure it) and forgets it with the match."""
+    from rules.board import STANDARD
+    from vision.registration import scaled
+
+    small = scaled(STANDARD, 22.0 / 26.0)
+    with SimTable(seed=5, width=1014, height=760, board=small) as table:
+        cal = vision.calibrate(table.camera.capture(), seat0=table.seat0_edge())
+        vision.save_calibration(cal, tmp_path / "cal.json")
+        reader = VisionReader(parse({"backend": "sim", "camera": {
+            "kind": "sim", "calibration": str(tmp_path / "cal.json")}}))
+        table.set_board(BoardState(tuple(PlacedDisc(x, y, k % 2) for k, (x, y) in enumerate(
+            [(0.0, -55.0), (120.0, 40.0), (-130.0, 30.0), (30.0, 140.0), (-60.0, -160.0),
+             (200.0, -60.0)]))))
+        discs, _ = reader(table.camera.capture())
+        assert sorted((d.team, d.zone) for d in discs) == [
+            (0, 5), (0, 10), (0, 15), (1, 5), (1, 10), (1, 10)]
+        assert reader.size is not None and 1.1 < reader.size < 1.3
+        table.set_board(BoardState((PlacedDisc(30.0, 50.0, 0),)))
+        discs, _ = reader(table.camera.capture())
+        assert [(d.team, d.zone) for d in discs] == [(0, 15)]
+        assert reader.last is not None and reader.last.board.outer_radius < 0.9 * 304.8
+        reader.new_match()
+        assert reader.size is None

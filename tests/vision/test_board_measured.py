@@ -160,3 +160,19 @@ def test_a_small_board_s_discs_say_its_size_against_its_empty_board(number):
     seen = reading.board.outer_radius / cal.board.outer_radius
     assert seen == pytest.approx(truth["board"]["outer_radius"] / STANDARD.outer_radius,
                                  rel=0.05), reading.notes
+
+
+def test_a_round_with_two_discs_is_read_at_the_size_an_earlier_round_measured():
+    """A 22-inch board under a fixed rig: the first round's many discs show them a fifth larger
+    than a tournament board's would look, so the board is taken at its true size. A later round
+    with two discs in play, touching, has too few to measure it, and read at the tournament
+    board's size its discs' grain passes for extra rims; the size the match has seen keeps it."""
+    first, _, cal = scenes.bench_frame("play", 91, 0, calibrated=True)
+    seen = read_board(first, cal)
+    assert seen.size_seen is not None and 1.12 < seen.size_seen < 1.26
+    frame, truth, _ = scenes.bench_frame("play", 91, 3)
+    reading = read_board(frame, cal, colours=seen.sides_seen, size=seen.size_seen)
+    board = [truth["totals"][k] - 20 * truth["twenties"][k] for k in (0, 1)]
+    assert list(reading.totals) == board and not reading.check
+    alone = read_board(frame, cal, colours=seen.sides_seen)
+    assert alone.size_seen is None  # (two discs cannot say it)
