@@ -196,3 +196,22 @@ def test_an_empty_board_whose_lines_are_found_on_half_their_round_is_not_calibra
     with pytest.raises(BoardInDoubt, match=r"found on only \d+% of their round .*\(80% needed "
                                            "on an empty board.*in focus"):
         calibrate(blurred, seat0=seat0)
+
+
+def test_two_discs_read_overlapping_are_flagged():
+    """Flat discs lie a diameter apart at least. Two read nearer (here 27 mm, on 32 mm discs)
+    are a disc leaning on or lying on another, or one face's grain read as a second rim:
+    neither is scored as read. Touching discs (32.5 mm apart) are not; a disc in the ditch,
+    scoring nothing either way, is left as it is."""
+    from rules.board import STANDARD
+    from vision.reading import CROWDED_DOUBT, DiscReading, _crowded
+
+    def disc(x, y, zone, ditch=False):
+        return DiscReading(x, y, 0, zone, False, 5.0, 0.5, (0.0, 0.0), 20.0, ditch, True,
+                           (30, 30, 30))
+
+    discs = [disc(100.0, 0.0, 10), disc(100.0, 27.0, 10), disc(-100.0, 0.0, 10),
+             disc(-100.0, 32.5, 10), disc(0.0, 320.0, 0, True), disc(0.0, 294.0, 5)]
+    out = _crowded(discs, STANDARD)
+    assert [d.uncertain for d in out] == [True, True, False, False, False, True]
+    assert out[0].doubt == CROWDED_DOUBT and out[4].doubt == ""
