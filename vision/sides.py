@@ -34,6 +34,8 @@ _RATIO = 3.0        # ... and this many times their spread
 _THIRD = 0.6        # a side splits in two colours only this far apart (light varies a lot)
 _THIRD_RATIO = 4.0
 _THIRD_HUE = 0.3    # ... and differ in hue or saturation by this much
+GLARE_LIFT = 12.0   # the board round a disc this much lighter than its middling light (RGB)
+GLARE_GREY = 0.5    # ... alike in all three channels within this share of it: glare
 
 
 MORE_THAN_TWO = ("the discs come in more than two colours, so the sides cannot be told apart: "
@@ -218,6 +220,8 @@ def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = No
     x = raw - _log(light) + float(np.mean(_log(light))) if light is not None else raw
     scoring = np.ones(n, bool) if scoring is None else np.asarray(scoring, bool)
     out = _all(faces, raw, x, colours, scoring)
+    if light is not None:
+        out = _glared(out, faces, np.asarray(light, np.float64))
     # The ditch also holds what changes no total (another set, a hand, a mark taken for a
     # disc), and an odd colour there can pull one of two groups to itself and leave both
     # sides in the other: if every disc that scores fell to one side while they show two
@@ -230,8 +234,38 @@ def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = No
         except _Split:
             return out
         if np.bincount(np.array(core.teams), minlength=2).min() >= 2:
-            return _with_aside(_tight(core, x[scoring]), raw, ~scoring)
+            return _with_aside(_glared(_tight(core, x[scoring]), faces[scoring],
+                                       np.asarray(light, np.float64)[scoring])
+                               if light is not None else _tight(core, x[scoring]),
+                               raw, ~scoring)
     return out
+
+
+def _glared(sides: Sides, faces: np.ndarray, light: np.ndarray) -> Sides:
+    """``sides`` with a disc unsure of its side where the board around it is lit brighter than
+    the board's middling light by a grey lift (a varnish's glare adds the lamp's or window's
+    own light, whatever the colour under it) and taking that lift off its face as well would
+    put it nearer the other side's colour. The sides are told by colours evened out for the
+    light as a lamp's falloff changes it, by a factor; glare adds instead, greying a dark disc
+    toward a light side's colour, and a picture cannot say which of the two it was."""
+    if len(faces) < 2 or None in sides.colours:
+        return sides
+    lift = light - np.median(light, axis=0)
+    mean = lift.mean(axis=1)
+    grey = (lift.max(axis=1) - lift.min(axis=1)) <= GLARE_GREY * np.maximum(mean, 1e-6)
+    glared = (mean > GLARE_LIFT) & grey
+    if not glared.any():
+        return sides
+    ref = _log(np.array(sides.colours))
+    sure = list(sides.sure)
+    for i in np.flatnonzero(glared):
+        if not sure[i]:
+            continue
+        bare = _log(np.clip(faces[i] - lift[i], 0.0, None))
+        d = np.linalg.norm(ref - bare, axis=1)
+        if d[1 - sides.teams[i]] < d[sides.teams[i]]:
+            sure[i] = False
+    return replace(sides, sure=tuple(sure))
 
 
 def _tight(sides: Sides, x: np.ndarray) -> Sides:

@@ -164,3 +164,30 @@ def test_greyed_black_discs_in_the_reds_group_beside_a_third_set_are_not_sure():
     assert s.teams[:6] == (0,) * 6 and s.teams[6:15] == (1,) * 9
     assert all(s.sure[:2]) and all(s.sure[6:8])
     assert not any(s.sure[-3:]) or all(t == 0 for t in s.teams[-3:])
+
+
+DARK_RED, BOARD = (104, 30, 35), (218, 207, 201)
+
+
+def test_dark_discs_greyed_by_glare_over_the_board_are_not_sure_of_their_side():
+    """A window's sheen on the varnish lifts a corner of the board and three dark red discs in
+    it by the same grey light: those three look a side of their own, pale pink, though taking
+    the board's lift off them makes them dark red again. The picture cannot say whether they
+    are a second side or the first under glare, so they are asked about."""
+    lift = np.array([[25.0, 30, 33], [28, 38, 44], [35, 46, 52]])
+    faces = np.concatenate([jitter(DARK_RED, 7, 11, 0.04), np.array(DARK_RED) + lift])
+    light = np.concatenate([jitter(BOARD, 7, 12, 0.02), np.array(BOARD) + lift])
+    s = assign(faces, light=light)
+    assert set(s.teams[:7]) == {0} and set(s.teams[7:]) == {1}
+    assert all(s.sure[:7]) and not any(s.sure[7:])
+
+
+def test_light_discs_in_a_bright_patch_of_the_board_stay_sure():
+    """Natural discs where the board is lit brighter by a grey lift are still natural once the
+    lift is taken off: the glare cannot have made them of dark discs, so they stay sure."""
+    lift = np.array([[30.0, 30, 30], [34, 34, 34]])
+    faces = np.concatenate([jitter(BLACK, 4, 13), jitter(NATURAL, 3, 14),
+                            np.clip(np.array(NATURAL) + lift, 0, 255)])
+    light = np.concatenate([jitter(BOARD, 7, 15, 0.02), np.array(BOARD) + lift])
+    s = assign(faces, light=np.clip(light, 0, 255))
+    assert s.teams == (0, 0, 0, 0, 1, 1, 1, 1, 1) and all(s.sure)
