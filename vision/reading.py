@@ -469,6 +469,8 @@ LIKE_EVEN = 0.15  # (the board's grain shows through a natural disc's face too)
 UNEVEN_COVERAGE = 0.7  # ... or over this share, this tightly, round a face standing out this
 UNEVEN_SPREAD_MM = 0.35  # much from the board around it, however uneven (glare, wear)
 UNEVEN_CONTRAST = 0.5
+BOLD_FACE_SIZE = 0.2  # ... or a rim this near a disc's radius (a board's size is measured within
+#                        a fifth), round an even face standing out boldly
 
 
 def _rejected(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float, float]]:
@@ -510,6 +512,23 @@ def _rims_unread(seen: _Seen, discs: list[DiscReading],
     return out
 
 
+LIGHT_HUE = 0.05       # a face's change from the empty board this near grey, by its amount,
+LIGHT_CONTRAST = 0.4   # ... lighter, round a face this near the board round it in the frame,
+#                        seen over less than LIKE_COVERAGE of its round: the light's doing
+
+
+def _light_only(rim: rimlib.Rim, res: np.ndarray, contrast: float) -> bool:
+    """Whether what a rim encloses is the bare board lit otherwise than the empty board was,
+    not a disc: lighter by the same in every channel, the board's own colour in the frame as
+    round it, and ringed over part of its round only (the light field is evened out in coarse
+    cells, and beside a shadow's edge it leaves the bare board a little light, the edge's arc
+    passing for a rim). A disc changes the board in its own colour, or shows a clean rim."""
+    amount = float(np.linalg.norm(res))
+    hue = float(np.linalg.norm(res - res.mean()))
+    return (float(res.mean()) > 0.0 and hue < LIGHT_HUE * amount and contrast < LIGHT_CONTRAST
+            and rim.coverage < LIKE_COVERAGE)
+
+
 def _changed_face(seen: _Seen, i: int) -> bool:
     """Against the empty board: a rim over some of its round round a face that changed the
     board as a disc's does, in its colour and not only its brightness (a shadow's soft edge can
@@ -518,14 +537,25 @@ def _changed_face(seen: _Seen, i: int) -> bool:
     if r.coverage < REJECTED_COVERAGE or change < least or r.spread_mm > MAX_SPREAD_MM:
         return False
     res = seen.diff.at(seen.view, np.array([[r.x_mm, r.y_mm]]), 0.8 * seen.board.disc_radius)[0]
+    if _light_only(r, res, float(seen.contrast[i])):
+        return False
     hue = float(np.linalg.norm(res - res.mean()))
     return hue >= 0.5 * least or change >= SUSPECT_CHANGE * least
 
 
 def _clean_rim(seen: _Seen, i: int) -> bool:
     """From scratch: a rim of the disc's size followed cleanly over most of its round, round
-    an even face, or round a face unlike the board around it however uneven."""
+    an even face, or round a face unlike the board around it however uneven; or a rim seen
+    over a little of its round, of about a disc's size, round an even face standing out
+    boldly from the board (a pale disc across a line between two pegs, on a board of another
+    size than taken: its rim is looked for at the wrong radius and broken where it touches,
+    its face is plain to see)."""
     r = seen.rims[i]
+    if (r.coverage >= REJECTED_COVERAGE and r.points >= MIN_POINTS
+            and r.spread_mm <= MAX_SPREAD_MM and float(seen.even[i]) <= EVEN_FACE
+            and float(seen.contrast[i]) >= BOLD_CONTRAST
+            and abs(r.radius_mm / seen.board.disc_radius - 1.0) <= BOLD_FACE_SIZE):
+        return True
     if r.points < LIKE_POINTS or abs(r.radius_mm - seen.board.disc_radius) > MAX_RADIUS_OFF_MM:
         return False
     if (r.coverage >= LIKE_COVERAGE and r.spread_mm <= LIKE_SPREAD_MM
@@ -601,14 +631,19 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
     lit = np.where(np.isnan(lit), around, lit[:, ::-1])
     contrast = np.linalg.norm(np.log(faces + 8.0) - np.log(around + 8.0), axis=1)
     change = None
+    light_only = np.zeros(len(rims), bool)
     if diff is not None:
-        change = np.linalg.norm(diff.at(view, xy, 0.8 * board.disc_radius), axis=1)
+        res = diff.at(view, xy, 0.8 * board.disc_radius)
+        change = np.linalg.norm(res, axis=1)
+        light_only = np.array([_light_only(r, res[i], float(contrast[i]))
+                               for i, r in enumerate(rims)], bool).reshape(-1)
     # the empty board decides the playing surface's discs; the ditch's (scoring nothing, and
     # shaded by each other) are judged by their own colour against its floor
     keep = [i for i, r in enumerate(rims)
-            if _is_disc(r, faces[i], even[i], float(contrast[i]), lit[i], board,
-                        None if change is None or r.in_ditch else (float(change[i]),
-                                                                   face_least))]
+            if not light_only[i]
+            and _is_disc(r, faces[i], even[i], float(contrast[i]), lit[i], board,
+                         None if change is None or r.in_ditch else (float(change[i]),
+                                                                    face_least))]
     keep = _distinct([rims[i] for i in keep], keep, board)
     return _Seen(reg, board, view, diff, least, face_least, rims, faces, light, change, keep,
                  even, contrast)

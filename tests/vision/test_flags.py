@@ -101,6 +101,8 @@ def test_the_20_hole_s_red_bottom_is_not_a_disc():
     ("layouts", 12, 35),  # a black board under a window's sheen: a 5's face too uneven to read
     ("play", 11, 16),  # a black disc against a peg and a line: its far half's few clear
     #                    profiles fitted a radius far off the disc's
+    ("layouts", 92, 52),  # pale discs across a navy board's 15 line between pegs, the board
+    #                       taken a size off: rims broken, faces plain to see
 ])
 def test_every_scoring_disc_of_a_hard_frame_is_read_or_flagged(boards, seed, number):
     """Tuning frames that once read a total short with nothing flagged: from a bare photo,
