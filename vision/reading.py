@@ -51,9 +51,11 @@ from vision.rings import agreement
 from vision.seats import find_turn, place_seats
 from vision.sides import RGB, assign
 from vision.unread import (
+    BESIDE_DOUBT,
     CHANGE_PER_NOISE,
     MIN_CHANGE,
     OVER_BOARD_DOUBT,
+    OVER_DOUBT,
     SUSPECT_CHANGE,
     beside,
     cell,
@@ -165,11 +167,16 @@ class Reading:
         """The two sides' colours, when this reading told both sides apart surely: what the
         next readings of the match decide a board showing one side only by (on its own, a lone
         colour could be either side's). A board in doubt says nothing sure: its discs may be
-        marks, and their colours would mislead every later reading."""
+        marks, and their colours would mislead every later reading. Each side must show on the
+        playing surface: a colour seen only in the ditch may be another set's discs put there,
+        and taken for a side it would side every later round by a set not in play."""
         a, b = self.colours
         if a is None or b is None or self.doubts:
             return None
-        sure = [any(d.side_sure and d.team == k for d in self.discs) for k in (0, 1)]
+        if any(d.doubt in (OVER_DOUBT, BESIDE_DOUBT) for d in self.discs):
+            return None  # (a hand over the board: its patches were read beside the discs)
+        sure = [any(d.side_sure and d.team == k and not d.in_ditch for d in self.discs)
+                for k in (0, 1)]
         return (a, b) if all(sure) else None
 
     def to_json(self) -> dict[str, Any]:

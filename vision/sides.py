@@ -222,6 +222,8 @@ def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = No
     out = _all(faces, raw, x, colours, scoring)
     if light is not None:
         out = _glared(out, faces, np.asarray(light, np.float64))
+    if colours is None:
+        out = _ditch_only(out, scoring)
     # The ditch also holds what changes no total (another set, a hand, a mark taken for a
     # disc), and an odd colour there can pull one of two groups to itself and leave both
     # sides in the other: if every disc that scores fell to one side while they show two
@@ -239,6 +241,21 @@ def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = No
                                if light is not None else _tight(core, x[scoring]),
                                raw, ~scoring)
     return out
+
+
+def _ditch_only(sides: Sides, scoring: np.ndarray) -> Sides:
+    """``sides`` with the scoring discs unsure of their side when the other side's colour shows
+    only among discs that score nothing: that colour may be another set's discs put in the
+    ditch, the side in play on the board being either (the board then shows one side only, and
+    with no colours known, that cannot say whose)."""
+    teams = np.array(sides.teams, int)
+    if not scoring.any() or scoring.all():
+        return sides
+    on = {int(t) for t in teams[scoring]}
+    if len(on) != 1 or len(set(teams.tolist())) != 2:
+        return sides
+    sure = np.array(sides.sure) & ~scoring
+    return replace(sides, sure=tuple(bool(v) for v in sure))
 
 
 def _glared(sides: Sides, faces: np.ndarray, light: np.ndarray) -> Sides:

@@ -217,3 +217,15 @@ def test_two_discs_read_overlapping_are_flagged():
     out = _crowded(discs, STANDARD)
     assert [d.uncertain for d in out] == [True, True, False, False, False, True]
     assert out[0].doubt == CROWDED_DOUBT and out[4].doubt == ""
+
+
+def test_a_board_with_a_hand_over_it_teaches_no_colours():
+    """A hand reaches over the board (retired seed 92, layouts frame 41): a patch of it beside
+    the discs is read as a dark disc that scores nothing. Its colour is not a side's, so the
+    reading teaches the match no colours to side later rounds by."""
+    from vision.unread import BESIDE_DOUBT, OVER_DOUBT
+
+    frame, _, cal = scenes.bench_frame("layouts", 92, 41, calibrated=True)
+    reading = read_board(frame, cal)
+    assert any(d.doubt in (OVER_DOUBT, BESIDE_DOUBT) for d in reading.discs)
+    assert None not in reading.colours and reading.sides_seen is None

@@ -191,3 +191,15 @@ def test_light_discs_in_a_bright_patch_of_the_board_stay_sure():
     light = np.concatenate([jitter(BOARD, 7, 15, 0.02), np.array(BOARD) + lift])
     s = assign(faces, light=np.clip(light, 0, 255))
     assert s.teams == (0, 0, 0, 0, 1, 1, 1, 1, 1) and all(s.sure)
+
+
+def test_a_colour_seen_only_in_the_ditch_leaves_the_board_s_side_unsure():
+    """Red discs score on the board, pink ones lie in the ditch only: the pinks may be another
+    set's, put there, and the reds either side's. With no colours known the reds are asked
+    about (those in the ditch score nothing either way); with the colours named they are not."""
+    faces = np.concatenate([jitter(RED, 3, 21), jitter((236, 124, 145), 3, 22)])
+    scoring = np.array([True, True, True, False, False, False])
+    s = assign(faces, scoring=scoring)
+    assert s.teams[:3] == (0, 0, 0) and not any(s.sure[:3])
+    named = assign(faces, colours=(BLACK, RED), scoring=scoring)
+    assert named.teams[:3] == (1, 1, 1) and all(named.sure[:3])
