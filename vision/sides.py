@@ -34,6 +34,8 @@ _RATIO = 3.0        # ... and this many times their spread
 _THIRD = 0.6        # a side splits in two colours only this far apart (light varies a lot)
 _THIRD_RATIO = 4.0
 _THIRD_HUE = 0.3    # ... and differ in hue or saturation by this much
+ANY_SET_DARK = 50.0    # a disc this dark (RGB luma) is the dark side of whatever set it is in
+ANY_SET_LIGHT = 170.0  # ... and one this light the light side
 GLARE_LIFT = 12.0   # the board round a disc this much lighter than its middling light (RGB)
 GLARE_GREY = 0.5    # ... alike in all three channels within this share of it: glare
 
@@ -223,7 +225,7 @@ def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = No
     if light is not None:
         out = _glared(out, faces, np.asarray(light, np.float64))
     if colours is None:
-        out = _ditch_only(out, scoring)
+        out = _ditch_only(out, scoring, faces)
     # The ditch also holds what changes no total (another set, a hand, a mark taken for a
     # disc), and an odd colour there can pull one of two groups to itself and leave both
     # sides in the other: if every disc that scores fell to one side while they show two
@@ -243,16 +245,21 @@ def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = No
     return out
 
 
-def _ditch_only(sides: Sides, scoring: np.ndarray) -> Sides:
+def _ditch_only(sides: Sides, scoring: np.ndarray, faces: np.ndarray) -> Sides:
     """``sides`` with the scoring discs unsure of their side when the other side's colour shows
     only among discs that score nothing: that colour may be another set's discs put in the
     ditch, the side in play on the board being either (the board then shows one side only, and
-    with no colours known, that cannot say whose)."""
+    with no colours known, that cannot say whose). Unless the board's discs are black, the dark
+    side of any set, or white or pale natural, the light side of any, and taken so."""
     teams = np.array(sides.teams, int)
     if not scoring.any() or scoring.all():
         return sides
     on = {int(t) for t in teams[scoring]}
     if len(on) != 1 or len(set(teams.tolist())) != 2:
+        return sides
+    luma = float(np.median(faces[scoring] @ np.array([0.299, 0.587, 0.114])))
+    team = on.pop()
+    if (team == 0 and luma < ANY_SET_DARK) or (team == 1 and luma > ANY_SET_LIGHT):
         return sides
     sure = np.array(sides.sure) & ~scoring
     return replace(sides, sure=tuple(bool(v) for v in sure))

@@ -203,3 +203,12 @@ def test_a_colour_seen_only_in_the_ditch_leaves_the_board_s_side_unsure():
     assert s.teams[:3] == (0, 0, 0) and not any(s.sure[:3])
     named = assign(faces, colours=(BLACK, RED), scoring=scoring)
     assert named.teams[:3] == (1, 1, 1) and all(named.sure[:3])
+
+
+def test_black_discs_on_the_board_are_the_dark_side_whatever_lies_in_the_ditch():
+    """Black is the dark side of any set (and white or pale natural the light side of any): a
+    board of black discs with the naturals all in the ditch is sided without asking."""
+    faces = np.concatenate([jitter(BLACK, 3, 23), jitter(NATURAL, 4, 24)])
+    scoring = np.array([True, True, True, False, False, False, False])
+    s = assign(faces, scoring=scoring)
+    assert s.teams == (0, 0, 0, 1, 1, 1, 1) and all(s.sure)
