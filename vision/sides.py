@@ -14,7 +14,11 @@ score nothing (another set's discs in the ditch): those are set aside. A single 
 colour is kept, unsure; one alone far off every other (a shadow or a mark taken for a disc)
 does not make a group by itself. When every scoring disc falls to one side while they show two
 colours, an odd colour among the discs that score nothing took a group: the scoring discs alone
-then say the sides.
+then say the sides. Glare adds light where the light was evened out as a factor: a disc on board
+lit lighter by a grey lift, that taking the lift off would put nearer the other side, is unsure.
+And with no colours known, a side whose colour shows only in the ditch (perhaps another set's
+discs put there) leaves the board's discs unsure of theirs, unless they are black or white, whose
+side any set agrees on.
 """
 
 from __future__ import annotations
