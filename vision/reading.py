@@ -313,7 +313,8 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     operator confirmed a reading that showed that side only; otherwise team 0 is the darker.
     ``size``: how much larger than a tournament board's the discs looked in an earlier reading
     of the match (``Reading.size_seen``): the board is taken at that size to begin with, so a
-    round with too few discs to measure it is not read at the tournament board's.
+    round with too few discs to measure it is not read at the tournament board's (a size no
+    board of 20 to 32 inches gives is not taken).
     """
     frame = _check_frame(frame, name)
     stated = board is not None
@@ -324,7 +325,8 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     if not stated and calibration is not None and calibration.board_from == "stated":
         stated = True
     prior = 1.0  # the board's lengths as an earlier round measured them
-    if not stated and size is not None and abs(size - 1.0) > 0.01:
+    if (not stated and size is not None and math.isfinite(size)
+            and SIZES[0] <= size <= SIZES[1] and abs(size - 1.0) > 0.01):
         prior = 1.0 / size
         reg, board = _rescaled(reg, board, prior)
     seen_ = _look(frame, calibration, reg, board)
@@ -656,6 +658,7 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
                  even, contrast)
 
 
+SIZES = (0.7, 1.5)  # the discs' size against a tournament board's that read_board(size=) takes
 SWEEP = (0.88, 1.1, 1.2, 1.3)  # the other sizes discs are looked for at, when too few are found
 
 

@@ -175,3 +175,12 @@ def test_a_round_with_two_discs_is_read_at_the_size_an_earlier_round_measured():
     board = [truth["totals"][k] - 20 * truth["twenties"][k] for k in (0, 1)]
     assert list(reading.totals) == board and not reading.check
     assert reading.board.outer_radius == pytest.approx(304.8 / seen.size_seen, rel=0.03)
+
+
+@pytest.mark.parametrize("size", [0.0, -1.0, float("nan"), 40.0])
+def test_a_size_no_board_gives_is_not_taken(size):
+    """A size passed on from elsewhere that no 20- to 32-inch board gives (zero, negative, not
+    a number, forty times) is left aside: the board is read as if none were known."""
+    frame, _ = scenes.rig(3).frame(scenes.ring(120.0, 3, 0))
+    reading = read_board(frame, size=size)
+    assert reading.board == read_board(frame).board
