@@ -521,6 +521,8 @@ def _rims_unread(seen: _Seen, discs: list[DiscReading],
     return out
 
 
+LIGHTER_CHANGE = 1.5   # a face lighter than the empty board by this many times the least a
+#                        disc changes it, by brightness alone, is looked at as a disc may be
 LIGHT_HUE = 0.05       # a face's change from the empty board this near grey, by its amount,
 LIGHT_CONTRAST = 0.4   # ... lighter, round a face this near the board round it in the frame,
 #                        seen over less than LIKE_COVERAGE of its round: the light's doing
@@ -541,7 +543,7 @@ def _light_only(rim: rimlib.Rim, res: np.ndarray, contrast: float) -> bool:
 def _changed_face(seen: _Seen, i: int) -> bool:
     """Against the empty board: a rim over some of its round round a face that changed the
     board as a disc's does, in its colour and not only its brightness (a shadow's soft edge can
-    be ringed too, and the light field evens out only a coarse shadow)."""
+    be ringed too, and the light field evens out only a coarse shadow), or made it lighter."""
     r, change, least = seen.rims[i], float(seen.change[i]), seen.least
     if r.coverage < REJECTED_COVERAGE or change < least or r.spread_mm > MAX_SPREAD_MM:
         return False
@@ -549,7 +551,10 @@ def _changed_face(seen: _Seen, i: int) -> bool:
     if _light_only(r, res, float(seen.contrast[i])):
         return False
     hue = float(np.linalg.norm(res - res.mean()))
-    return hue >= 0.5 * least or change >= SUSPECT_CHANGE * least
+    # (a shadow darkens; a face lighter than the board was, by its brightness alone, and not
+    # the board's own colour, is a disc of the board's hue: navy on a navy board)
+    lighter = float(res.mean()) > 0.0 and change >= LIGHTER_CHANGE * least
+    return hue >= 0.5 * least or change >= SUSPECT_CHANGE * least or lighter
 
 
 def _clean_rim(seen: _Seen, i: int) -> bool:

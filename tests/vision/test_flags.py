@@ -229,3 +229,21 @@ def test_a_board_with_a_hand_over_it_teaches_no_colours():
     reading = read_board(frame, cal)
     assert any(d.doubt in (OVER_DOUBT, BESIDE_DOUBT) for d in reading.discs)
     assert None not in reading.colours and reading.sides_seen is None
+
+
+def test_navy_discs_on_a_navy_board_are_read_or_flagged_against_the_empty_board():
+    """Navy discs on a navy board, a 22-inch one taken at the tournament's size (retired seed
+    111, play frame 88): two rims are followed over a third of their round only, round faces
+    lighter than the empty board by their brightness alone, the board's own hue. A shadow
+    darkens; lighter is a disc of the board's hue, and is flagged where it lies: the reading is
+    checked, not a total short by a 5 with nothing said."""
+    frame, truth, cal = scenes.bench_frame("play", 111, 88, calibrated=True)
+    reading = read_board(frame, cal)
+    seen = 0
+    for t in truth["discs"]:
+        if t["zone"] == 0:
+            continue
+        d = min(reading.discs, key=lambda d: math.dist(d.pixel, t["pixel"]))
+        seen += (math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 2
+                 and (d.uncertain or (d.zone, d.team) == (t["zone"], t["team"])))
+    assert seen >= 3 and reading.check
