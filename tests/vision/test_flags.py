@@ -21,6 +21,18 @@ from vision import calibrate, read_board
 from vision.errors import BoardInDoubt, NoBoardFound
 
 
+def _nearest(reading, t: dict):
+    """The read disc whose face lies nearest a true one's in the picture, and how far (px):
+    pixels, so a bare photo's unknown turn does not matter."""
+    d = min(reading.discs, key=lambda d: math.dist(d.pixel, t["pixel"]))
+    return d, math.dist(d.pixel, t["pixel"])
+
+
+def _scoring(reading, truth: dict):
+    """Each true disc that scores, with the read disc nearest it and how far (see _nearest)."""
+    return [(t, *_nearest(reading, t)) for t in truth["discs"] if t["zone"] > 0]
+
+
 def _scene_and_calibration(rigs):
     rig = rigs["layouts"][0]
     return Scene.random(random.Random(22), mode=MODE), rig.calibration  # that rig's scene
@@ -80,8 +92,8 @@ def test_a_disc_like_the_board_is_flagged_from_scratch():
     assert like
     flagged = 0
     for t in like:  # (from scratch the board's axes are the frame's: paired in the picture)
-        d = min(reading.discs, key=lambda d: math.dist(d.pixel, t["pixel"]))
-        if math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 3:
+        d, off = _nearest(reading, t)
+        if off < t["radius_px"] / 3:
             assert d.uncertain and d.zone == t["zone"], (t, d)
             flagged += 1
     assert flagged >= 2  # (the third, in the 15 zone by the pegs, is not followed cleanly)
@@ -109,11 +121,8 @@ def test_every_scoring_disc_of_a_hard_frame_is_read_or_flagged(boards, seed, num
     each disc that scores is now read in its zone for its side, or flagged where it lies."""
     frame, truth, _ = scenes.bench_frame(boards, seed, number)
     reading = read_board(frame)
-    for t in truth["discs"]:
-        if t["zone"] == 0:
-            continue
-        d = min(reading.discs, key=lambda d: math.dist(d.pixel, t["pixel"]))
-        assert math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 3, t
+    for t, d, off in _scoring(reading, truth):
+        assert off < t["radius_px"] / 3, t
         assert d.uncertain or (d.zone, d.team) == (t["zone"], t["team"]), (t, d)
 
 
@@ -152,11 +161,8 @@ def test_both_sides_of_a_black_board_are_told_apart(number):
     frame, truth, cal = scenes.bench_frame("layouts", 72, number, calibrated=True)
     reading = read_board(frame, cal)
     wrong = 0
-    for t in truth["discs"]:
-        if t["zone"] == 0:
-            continue
-        d = min(reading.discs, key=lambda d: math.dist(d.pixel, t["pixel"]))
-        assert math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 3, t
+    for t, d, off in _scoring(reading, truth):
+        assert off < t["radius_px"] / 3, t
         wrong += not d.uncertain and d.team != t["team"]
     assert wrong == 0
 
@@ -239,11 +245,7 @@ def test_navy_discs_on_a_navy_board_are_read_or_flagged_against_the_empty_board(
     checked, not a total short by a 5 with nothing said."""
     frame, truth, cal = scenes.bench_frame("play", 111, 88, calibrated=True)
     reading = read_board(frame, cal)
-    seen = 0
-    for t in truth["discs"]:
-        if t["zone"] == 0:
-            continue
-        d = min(reading.discs, key=lambda d: math.dist(d.pixel, t["pixel"]))
-        seen += (math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 2
-                 and (d.uncertain or (d.zone, d.team) == (t["zone"], t["team"])))
+    seen = sum(off < t["radius_px"] / 2
+               and (d.uncertain or (d.zone, d.team) == (t["zone"], t["team"]))
+               for t, d, off in _scoring(reading, truth))
     assert seen >= 3 and reading.check
