@@ -120,6 +120,10 @@ class DiscReading:
     def to_disc(self, flag: bool = False) -> Disc:
         return Disc(self.team, self.zone, self.uncertain or flag, self.x_mm, self.y_mm)
 
+    def flagged(self, doubt: str) -> DiscReading:
+        """This disc to be checked, for ``doubt``: its confidence below a check's."""
+        return replace(self, uncertain=True, confidence=min(self.confidence, 0.3), doubt=doubt)
+
 
 @dataclass(frozen=True, eq=False)
 class Reading:
@@ -434,8 +438,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         discs += [replace(_unread_disc(x, y, view, board, reg, sides.colours), doubt=CLEAN_DOUBT)
                   for x, y in _rejected(seen_, discs)]
     if doubts:  # the board in doubt: every disc is to be checked, for that reason
-        discs = [replace(d, uncertain=True, confidence=min(d.confidence, 0.3),
-                         doubt=d.doubt or "the board as a whole is in doubt") for d in discs]
+        discs = [d.flagged(d.doubt or "the board as a whole is in doubt") for d in discs]
     discs.sort(key=lambda d: (-d.zone, math.hypot(d.x_mm, d.y_mm)))
     log.info("%s: %d discs, totals %s%s", name, len(discs),
              [sum(d.zone for d in discs if d.team == k) for k in (0, 1)],
@@ -547,9 +550,9 @@ def _changed_face(seen: _Seen, i: int) -> bool:
     r, change, least = seen.rims[i], float(seen.change[i]), seen.least
     if r.coverage < REJECTED_COVERAGE or change < least or r.spread_mm > MAX_SPREAD_MM:
         return False
-    res = seen.diff.at(seen.view, np.array([[r.x_mm, r.y_mm]]), 0.8 * seen.board.disc_radius)[0]
-    if _light_only(r, res, float(seen.contrast[i])):
+    if seen.light_only[i]:
         return False
+    res = seen.residual[i]
     hue = float(np.linalg.norm(res - res.mean()))
     # (a shadow darkens; a face lighter than the board was, by its brightness alone, and not
     # the board's own colour, is a disc of the board's hue: navy on a navy board)
@@ -602,6 +605,8 @@ class _Seen:
     keep: list[int]
     even: np.ndarray  # each rim's face's unevenness
     contrast: np.ndarray  # ... and its log-colour distance from the board around it
+    residual: np.ndarray | None = None  # each rim's face's change from the empty board (n, 3)
+    light_only: np.ndarray | None = None  # ... which of them are the light's (_light_only)
 
 
 def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
@@ -644,7 +649,7 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
     around = np.where(np.isnan(ring), around, ring[:, ::-1])
     lit = np.where(np.isnan(lit), around, lit[:, ::-1])
     contrast = np.linalg.norm(np.log(faces + 8.0) - np.log(around + 8.0), axis=1)
-    change = None
+    change = res = None
     light_only = np.zeros(len(rims), bool)
     if diff is not None:
         res = diff.at(view, xy, 0.8 * board.disc_radius)
@@ -660,7 +665,7 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
                                                                     face_least))]
     keep = _distinct([rims[i] for i in keep], keep, board)
     return _Seen(reg, board, view, diff, least, face_least, rims, faces, light, change, keep,
-                 even, contrast)
+                 even, contrast, res, light_only)
 
 
 SIZES = (0.7, 1.5)  # the discs' size against a tournament board's that read_board(size=) takes
@@ -890,8 +895,7 @@ def _crowded(discs: list[DiscReading], board: Board) -> list[DiscReading]:
             continue
         if any(j != i and math.hypot(a.x_mm - b.x_mm, a.y_mm - b.y_mm) < near
                for j, b in enumerate(discs)):
-            out[i] = replace(a, uncertain=True, confidence=min(a.confidence, 0.3),
-                             doubt=CROWDED_DOUBT)
+            out[i] = a.flagged(CROWDED_DOUBT)
     return out
 
 

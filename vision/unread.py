@@ -205,8 +205,7 @@ def beside(diff: Difference, view: Any, board: Board, discs: list[DiscReading],
                     & (view.radius[lo:hi, le:ri] < board.surface_radius))
             share = float(changed[lo:hi, le:ri][ring].mean()) if ring.any() else 0.0
             if share > BESIDE_SHARE:
-                out[k] = replace(d, uncertain=True, confidence=min(d.confidence, 0.3),
-                                 doubt=BESIDE_DOUBT)
+                out[k] = d.flagged(BESIDE_DOUBT)
                 more = True
         if not more:
             break
