@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -38,6 +38,11 @@ _BINS = 700            # log-radius bins from 3 px to the frame's size (about 0.
 _RATIO_SIGMA = 0.11    # the prior's spread of the lines' ratios (log)
 _RATIO_MAX = 0.16      # ... and how far they may stray at most
 SQUASH_GAIN = 1.1      # a squashed metric must sharpen the circles this much to be taken
+DRIFT_GAIN = 1.05      # ... and a tilt's drift of their centres
+DRIFT_INNER = 0.05     # ... judged on circles from this share of the picture out
+REFEATURE = 0.01       # a centre found this far (share of the picture) from the vote's is
+#                        looked about again, when no hypothesis about it scores STRONG
+STRONG = 2.0           # (a hypothesis's score, 0 to about 8: three lines and an edge plain)
 
 
 @dataclass(frozen=True)
@@ -167,26 +172,34 @@ def _features(g: np.ndarray, cx: float, cy: float) -> dict[str, _Points]:
 
 
 def _radius(p: _Points, cx: float | np.ndarray, cy: float | np.ndarray,
-            squash: float | np.ndarray, angle: float | np.ndarray) -> np.ndarray:
+            squash: float | np.ndarray, angle: float | np.ndarray,
+            drift: tuple[float | np.ndarray, float | np.ndarray] = (0.0, 0.0)) -> np.ndarray:
     """The points' radii about a centre, in a metric that undoes a squash of the picture
-    along ``angle``; given arrays (trials,) of centres or shapes, one row per trial."""
+    along ``angle`` and a camera's tilt, which moves each circle's centre in the picture by
+    ``drift`` times the square of its radius (a phone held a few degrees off straight down:
+    the 15 line's ellipse and the outer line's are centred pixels apart); given arrays
+    (trials,) of centres or shapes, one row per trial."""
     cx = np.asarray(cx, np.float32)[..., None]
     cy = np.asarray(cy, np.float32)[..., None]
     q = np.asarray(squash, np.float32)[..., None]
     c = np.cos(np.asarray(angle, np.float32))[..., None]
     s = np.sin(np.asarray(angle, np.float32))[..., None]
     dx, dy = p.x - cx, p.y - cy
+    kx, ky = (np.asarray(k, np.float32)[..., None] for k in drift)
+    if kx.any() or ky.any():
+        r2 = dx * dx + dy * dy
+        dx, dy = dx - kx * r2, dy - ky * r2
     u, v = c * dx + s * dy, (c * dy - s * dx) * q
     return np.sqrt(u * u + v * v) / np.sqrt(q) + np.float32(1e-3)
 
 
 def _sharpness(p: _Points, cx: np.ndarray, cy: np.ndarray, squash: np.ndarray,
-               angle: np.ndarray, inner: float, outer: float, bins: int = _BINS
-               ) -> np.ndarray:
+               angle: np.ndarray, inner: float, outer: float, bins: int = _BINS,
+               drift: tuple = (0.0, 0.0)) -> np.ndarray:
     """For each trial (centre and shape), how sharply the points' radii pile up: the sum of
     squared counts per bin of log radius (each point weighted as its share of its circle's
     round). Fewer, wider bins make the peak as broad as a coarse search's steps."""
-    r = np.atleast_2d(_radius(p, cx, cy, squash, angle))
+    r = np.atleast_2d(_radius(p, cx, cy, squash, angle, drift))
     n = r.shape[0]
     scale = bins / math.log(outer / inner)
     b = ((np.log(np.clip(r, inner, outer)) - math.log(inner)) * scale).astype(np.int32)
@@ -201,52 +214,100 @@ _SHAPES = np.array([(1.0, 0.0)] + [(q, math.radians(a)) for q in (1.04, 1.1, 1.2
                                    for a in range(0, 180, 15)], np.float32)
 
 
-def _centre_search(p: _Points, starts: list[tuple[float, float]], size: float
-                   ) -> tuple[float, float, float, float, float]:
-    """The centre and squash that make the points' circles sharpest, and that sharpness. The
-    centre is searched in narrowing steps with round circles, the widest from each of
-    ``starts`` and the rest from the sharpest of those; then a squashed metric is tried,
-    and kept only if it sharpens them clearly (a tilted camera's ellipses), the centre then
-    searched once more with it."""
+_DRIFTS = (0.24, 0.03), (0.03, 0.01)  # how far (share of the picture's size, at a circle as
+#                                     large as it) a tilt's drift is searched, in what steps
+
+
+@dataclass(frozen=True)
+class _Metric:
+    """Where the circles are centred in the work picture and how it bends them (see
+    :func:`_radius`)."""
+
+    cx: float
+    cy: float
+    squash: float
+    angle: float
+    drift: tuple[float, float] = (0.0, 0.0)
+
+
+_LEVELS = ((0.07, 0.01, _SEARCH_POINTS // 4), (0.014, 0.0035, _SEARCH_POINTS // 2),
+           (0.005, 0.00125, _SEARCH_POINTS))  # the centre search's spans and steps (share of
+#                                                the picture's size) and points weighed
+
+
+def _search(p: _Points, m: _Metric, size: float, steps: tuple, inner: float, outer: float
+            ) -> tuple[_Metric, float]:
+    """The centre about which the points' circles are sharpest in the metric ``m``, searched
+    in narrowing steps from its centre, and that sharpness."""
+    cx, cy, best = m.cx, m.cy, 0.0
+    for span, step, n in steps:
+        few = p.some(n)
+        offsets = np.arange(-span, span + 1e-9, step) * size
+        tx, ty = (v.ravel() for v in np.meshgrid(cx + offsets, cy + offsets))
+        # bins about as wide as a step at the lines' radii: a coarse search's steps would
+        # step over a narrow peak
+        bins = int(min(_BINS, max(40, math.log(outer / inner) * 0.3 / step)))
+        scores = _sharpness(few, tx, ty, np.float32(m.squash), np.float32(m.angle), inner,
+                            outer, bins, m.drift)
+        k = int(np.argmax(scores))
+        cx, cy, best = float(tx[k]), float(ty[k]), float(scores[k])
+    return replace(m, cx=cx, cy=cy), best
+
+
+def _centre_search(p: _Points, starts: list[tuple[float, float]], size: float) -> _Metric:
+    """The centre and squash that make the points' circles sharpest. The centre is searched
+    in narrowing steps with round circles, the widest from each of ``starts`` and the rest
+    from the sharpest of those; then a squashed metric is tried, and kept only if it sharpens
+    them clearly (a tilted camera's ellipses), the centre then searched once more with it."""
     # the middle of the board left out: discs crowding round the hole ring themselves
     inner, outer = 0.09 * size, 0.75 * size
-    levels = ((0.07, 0.01, _SEARCH_POINTS // 4), (0.014, 0.0035, _SEARCH_POINTS // 2),
-              (0.005, 0.00125, _SEARCH_POINTS))
-
-    def search(cx: float, cy: float, squash: float, angle: float, steps: tuple
-               ) -> tuple[float, float, float]:
-        best = 0.0
-        for span, step, n in steps:
-            few = p.some(n)
-            offsets = np.arange(-span, span + 1e-9, step) * size
-            tx, ty = (v.ravel() for v in np.meshgrid(cx + offsets, cy + offsets))
-            # bins about as wide as a step at the lines' radii: a coarse search's steps
-            # would step over a narrow peak
-            bins = int(min(_BINS, max(40, math.log(outer / inner) * 0.3 / step)))
-            scores = _sharpness(few, tx, ty, np.float32(squash), np.float32(angle), inner,
-                                outer, bins)
-            k = int(np.argmax(scores))
-            cx, cy, best = float(tx[k]), float(ty[k]), float(scores[k])
-        return cx, cy, best
-
-    cx, cy, best = max((search(x, y, 1.0, 0.0, levels[:1]) for x, y in starts),
-                       key=lambda t: t[2])
-    cx, cy, best = search(cx, cy, 1.0, 0.0, levels[1:])
+    m, _ = max((_search(p, _Metric(x, y, 1.0, 0.0), size, _LEVELS[:1], inner, outer)
+                for x, y in starts), key=lambda t: t[1])
+    m, _ = _search(p, m, size, _LEVELS[1:], inner, outer)
     few = p.some(_SEARCH_POINTS)
-    scores = _sharpness(few, np.float32(cx), np.float32(cy), _SHAPES[:, 0], _SHAPES[:, 1],
-                        inner, outer)
+    scores = _sharpness(few, np.float32(m.cx), np.float32(m.cy), _SHAPES[:, 0],
+                        _SHAPES[:, 1], inner, outer)
     k = int(np.argmax(scores))
-    if k == 0 or scores[k] < SQUASH_GAIN * scores[0]:
-        return cx, cy, 1.0, 0.0, best
-    squash, angle = float(_SHAPES[k, 0]), float(_SHAPES[k, 1])
-    cx, cy, best = search(cx, cy, squash, angle, levels[1:])
-    return cx, cy, squash, angle, best
+    if k != 0 and scores[k] >= SQUASH_GAIN * scores[0]:
+        m, _ = _search(p, replace(m, squash=float(_SHAPES[k, 0]), angle=float(_SHAPES[k, 1])),
+                       size, _LEVELS[1:], inner, outer)
+    return m
+
+
+def _drift_search(p: _Points, m: _Metric, size: float) -> _Metric | None:
+    """A tilt's drift of the circles' centres (see :func:`_radius`) that sharpens them
+    clearly, with the centre then the board's (its smallest circles'); None if none does. It
+    is searched about ``m``'s centre, the centre then searched again with it, the smaller
+    circles in view too (a small board's 15 line lies within the middle the centre search
+    leaves out, and it is the circle a drift moves from the others most)."""
+    band, outer = DRIFT_INNER * size, 0.75 * size
+    few = p.some(_SEARCH_POINTS // 2)
+    before = float(_sharpness(few, np.float32(m.cx), np.float32(m.cy), np.float32(m.squash),
+                              np.float32(m.angle), band, outer)[0])
+    # the circles found so far are centred where the most of them (the outer ones) are: a
+    # drift tried keeps the circles at their median radius where they are
+    r = _radius(few, m.cx, m.cy, m.squash, m.angle)
+    inside = (r > band) & (r < outer)
+    r2 = float(np.median(r[inside] ** 2)) if inside.any() else 0.0
+    at, sharp = m, before
+    for span, step in _DRIFTS:
+        e = np.arange(-span, span + 1e-9, step) / size
+        kx, ky = (v.ravel().astype(np.float32) for v in np.meshgrid(at.drift[0] + e,
+                                                                    at.drift[1] + e))
+        tx, ty = at.cx - (kx - at.drift[0]) * r2, at.cy - (ky - at.drift[1]) * r2
+        scores = _sharpness(few, tx, ty, np.float32(m.squash), np.float32(m.angle), band,
+                            outer, _BINS, (kx, ky))
+        j = int(np.argmax(scores))
+        at, sharp = _search(p, replace(at, cx=float(tx[j]), cy=float(ty[j]),
+                                       drift=(float(kx[j]), float(ky[j]))),
+                            size, _LEVELS[1:], band, outer)
+    return at if sharp >= DRIFT_GAIN * before else None
 
 
 def _histogram(p: _Points, cx: float, cy: float, squash: float, angle: float,
-               lo: float, hi: float) -> np.ndarray:
+               lo: float, hi: float, drift: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
     """Per log-radius bin, the points' share of a full circle at that radius."""
-    r = _radius(p, cx, cy, squash, angle)
+    r = _radius(p, cx, cy, squash, angle, drift)
     b = ((np.log(r) - lo) / (hi - lo) * _BINS).astype(np.int64)
     ok = (b >= 0) & (b < _BINS)
     return np.bincount(b[ok], (p.w / r / (2 * math.pi))[ok], minlength=_BINS)
@@ -310,7 +371,7 @@ def _on_board(a: _Peak, b: _Peak, c: _Peak, edge: _Peak | None) -> float:
 
 
 def _two_sides(g: np.ndarray, cx: float, cy: float, squash: float, angle: float,
-               peaks: list[_Peak]) -> list[_Peak]:
+               peaks: list[_Peak], drift: tuple[float, float] = (0.0, 0.0)) -> list[_Peak]:
     """The peaks with how unlike the picture is just inside and just outside each: the median
     over its round of the log grey difference 3 % of its radius either side."""
     a = np.linspace(0, 2 * np.pi, 180, endpoint=False)
@@ -322,8 +383,8 @@ def _two_sides(g: np.ndarray, cx: float, cy: float, squash: float, angle: float,
             r = p.radius * k
             # back from the unsquashed metric: u along ``angle``, v across it squashed
             u, v = r * np.cos(a) * math.sqrt(squash), r * np.sin(a) * math.sqrt(squash) / squash
-            x = cx + c * u - s * v
-            y = cy + s * u + c * v
+            x = cx + c * u - s * v + drift[0] * r * r
+            y = cy + s * u + c * v + drift[1] * r * r
             vals.append(cv2.remap(g, x.astype(np.float32).reshape(1, -1),
                                   y.astype(np.float32).reshape(1, -1), cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_CONSTANT, borderValue=-1.0).ravel())
@@ -367,43 +428,75 @@ def _triples(lines: list[_Peak], steps: list[_Peak], board: Board
     return out
 
 
-def find(grey: np.ndarray, board: Board, count: int = 4) -> list[Coarse]:
+def find(grey: np.ndarray, board: Board, count: int = 4, thorough: bool = False
+         ) -> list[Coarse]:
     """Up to ``count`` hypotheses of the board's centre and circles, the likeliest first
-    (module docstring); none when nothing in the frame is ringed like a board."""
+    (module docstring); none when nothing in the frame is ringed like a board. The centre is
+    looked about again, and a tilt's drift searched for, when no hypothesis is plain to see
+    about the centre first found; or always, if ``thorough`` (when no hypothesis's fit found
+    the lines well)."""
     votes = centre_votes(grey)
     vx, vy = votes[0]  # the features' radial directions are taken about the likeliest
     h0, w0 = grey.shape
     s = min(1.0, WORK_PX / max(h0, w0))
     g = cv2.resize(grey, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else grey
     size = float(max(g.shape))
-    feats = _features(g, vx * s, vy * s)
+    first_feats = _features(g, vx * s, vy * s)
     inner = 0.04 * size
     lo, hi = math.log(3.0), math.log(size)
     radii = np.exp(lo + (np.arange(_BINS) + 0.5) * (hi - lo) / _BINS)
     first = int((math.log(inner) - lo) / (hi - lo) * _BINS)
     out = []
+    bins = (lo, hi, radii, first)
+    most = max(2, count // 2)
     for polarity in ("dark", "light"):
+        feats = first_feats
         pts = feats[polarity]
         if len(pts.w) < 50:
             continue
         # from each of the vote's peaks: the circles' sharpness says which is the centre
-        cx, cy, squash, angle, _ = _centre_search(pts, [(x * s, y * s) for x, y in votes],
-                                                  size)
-        lines = _two_sides(g, cx, cy, squash, angle,
-                           _peaks(_histogram(pts, cx, cy, squash, angle, lo, hi), radii, first))
-        steps = _two_sides(g, cx, cy, squash, angle, _peaks(
-            _histogram(feats["step"], cx, cy, squash, angle, lo, hi), radii, first))
-        r = _radius(pts, cx, cy, squash, angle)
-        # the best few of each polarity: light ridges (grain, seams, a glare) can outscore a
-        # dark-lined board's own lines, and the other way about
-        for score, (a, b, c), edge in _triples(lines, steps, board)[:max(2, count // 2)]:
-            rr = np.array([a.radius, b.radius, c.radius])
-            which = np.argmin(np.abs(np.log(r[:, None] / rr[None])), axis=1)
-            near = np.abs(np.log(r / rr[which])) < 0.04
-            out.append(Coarse((cx / s, cy / s),
-                              (a.radius / s, b.radius / s, c.radius / s,
-                               edge.radius / s if edge is not None else 0.0),
-                              squash, math.degrees(angle), 1.0 if polarity == "light" else -1.0,
-                              score, np.stack([pts.x[near], pts.y[near]], -1) / s, which[near]))
+        m = _centre_search(pts, [(x * s, y * s) for x, y in votes], size)
+        got = _hypotheses(g, feats, polarity, m, board, bins, s, most)
+        if thorough or max((c.score for c in got), default=0.0) < STRONG:
+            # no board plain to see about that centre: a line's curvature may have been
+            # judged about the wrong point (the vote's, not the centre found), which loses
+            # the small circles (the 15 line) most; or a tilt blurs the small circles about
+            # the large ones' centre
+            if math.hypot(m.cx - vx * s, m.cy - vy * s) > REFEATURE * size:
+                feats = _features(g, m.cx, m.cy)
+                if len(feats[polarity].w) >= 50:
+                    m = _centre_search(feats[polarity], [(m.cx, m.cy)], size)
+                    got += _hypotheses(g, feats, polarity, m, board, bins, s, most)
+            tilted = _drift_search(feats[polarity], m, size)
+            if tilted is not None:
+                got += _hypotheses(g, feats, polarity, tilted, board, bins, s, most)
+        out += sorted(got, key=lambda c: -c.score)[:most]  # (each polarity its share)
     out.sort(key=lambda c: -c.score)
     return out[:count]
+
+
+def _hypotheses(g: np.ndarray, feats: dict[str, _Points], polarity: str, m: _Metric,
+                board: Board, bins: tuple, s: float, most: int) -> list[Coarse]:
+    """The best ``most`` hypotheses of one polarity's lines about one metric: the ridge and
+    step peaks of the radius count, taken three and one at a time (:func:`_triples`)."""
+    lo, hi, radii, first = bins
+    pts = feats[polarity]
+    cx, cy, squash, angle, drift = m.cx, m.cy, m.squash, m.angle, m.drift
+    lines = _two_sides(g, cx, cy, squash, angle, _peaks(
+        _histogram(pts, cx, cy, squash, angle, lo, hi, drift), radii, first), drift)
+    steps = _two_sides(g, cx, cy, squash, angle, _peaks(
+        _histogram(feats["step"], cx, cy, squash, angle, lo, hi, drift), radii, first), drift)
+    r = _radius(pts, cx, cy, squash, angle, drift)
+    out = []
+    # the best few of each polarity: light ridges (grain, seams, a glare) can outscore a
+    # dark-lined board's own lines, and the other way about
+    for score, (a, b, c), edge in _triples(lines, steps, board)[:most]:
+        rr = np.array([a.radius, b.radius, c.radius])
+        which = np.argmin(np.abs(np.log(r[:, None] / rr[None])), axis=1)
+        near = np.abs(np.log(r / rr[which])) < 0.04
+        out.append(Coarse((cx / s, cy / s),
+                          (a.radius / s, b.radius / s, c.radius / s,
+                           edge.radius / s if edge is not None else 0.0),
+                          squash, math.degrees(angle), 1.0 if polarity == "light" else -1.0,
+                          score, np.stack([pts.x[near], pts.y[near]], -1) / s, which[near]))
+    return out

@@ -14,6 +14,7 @@ Then :mod:`vision.seats` turns the board about its centre so the seats sit where
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass, replace
 
 import cv2
@@ -33,6 +34,8 @@ from vision.rings import (
     circles,
     find_points,
     fit_camera,
+    line_contrast,
+    line_hits,
     weakest_line,
 )
 
@@ -40,6 +43,8 @@ log = logging.getLogger(__name__)
 
 GOOD_AGREEMENT = 0.6   # a fit this much in line with the painted lines needs no second try
 MIN_AGREEMENT = 0.3    # ... and one less is not the board
+SURE_AGREEMENT = 0.8   # ... one less is compared with a hypothesis of another size
+OTHER_SIZE = 0.1       # (log of the outer circle's radius: another size than those tried)
 MIN_COARSE = 0.6       # a hypothesis whose circles line up this little is not tried
 CLOSE = 0.92           # ... and one scoring this share of the one before is tried too
 # how far (mm, one standard deviation) each circle may stand from the tournament board's radius
@@ -200,6 +205,30 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
         close = i + 1 < len(hypotheses) and hypotheses[i + 1].score >= CLOSE * c.score
         if good(best) and not close:
             break
+    tried = list(hypotheses[:i + 1])
+    if best is not None and best[2] < SURE_AGREEMENT:
+        # lines found over less of their round than an empty board shows them: the likeliest
+        # hypothesis of another size (another set of circles taken for the lines: a black
+        # board's hole and pegs ring like lines too) is tried as well
+        other = next((c for c in hypotheses[i + 1:] if all(
+            abs(math.log(c.radii_px[2] / t.radii_px[2])) > OTHER_SIZE for t in tried)), None)
+        if other is not None:
+            tried.append(other)
+            got = attempt(other, Priors(guess.focal_px, min(guess.sigma, 0.1)))
+            if got is not None and got[2] > best[2]:
+                best, best_c = got, other
+    if best is None or best[2] < SURE_AGREEMENT:
+        # the hypotheses looked for more thoroughly (a tilt's drift of the circles' centres),
+        # each unlike those tried
+        for c in coarselib.find(grey, board, thorough=True):
+            if c.score < MIN_COARSE or any(_same(c, t) for t in tried):
+                continue
+            tried.append(c)
+            got = attempt(c, Priors(guess.focal_px, min(guess.sigma, 0.1)))
+            if got is not None and (best is None or got[2] > best[2]):
+                best, best_c = got, c
+            if best is not None and best[2] >= SURE_AGREEMENT:
+                break
     # other focal lengths only when the lens as expected found the lines barely or not at
     # all (a phone's unknown lens, a board near the frame's edge pulling the pose off)
     if best is None or best[2] < MIN_AGREEMENT + 0.15:
@@ -227,6 +256,7 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
         raise NoBoardFound(
             f"no crokinole board in {name}: its lines could not be followed around the "
             "centre; make sure the whole playing surface is in view, in focus and lit")
+    best = _explaining(grey, best, fits)
     if measure:
         best = _snap(grey, best, board, Priors(guess.focal_px, guess.sigma) if known
                      else Priors(best[0].fx, min(guess.sigma, 0.1)))
@@ -235,7 +265,17 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
     log.debug("board found: %d ring points, sigma %.3f mm, agreement %.2f, lines at %s",
               fit.inliers, fit.sigma_mm, score, found_board.line_radii)
     return Found(cam, fit, guess.sigma, coverage, found_board, score, polarity,
-                 _doubt(best, fits, board))
+                 _doubt(best, fits, board, grey))
+
+
+def _same(a: coarselib.Coarse, b: coarselib.Coarse) -> bool:
+    """Whether two hypotheses put the board's centre and circles in the same places (within
+    a per cent of the outer circle) and see its lines the same way."""
+    near = 0.01 * b.radii_px[2]
+    return (a.polarity == b.polarity
+            and math.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) < near
+            and all(abs(x - y) < near for x, y in zip(a.radii_px[:3], b.radii_px[:3],
+                                                     strict=True)))
 
 
 RIVAL = 0.05      # another reading of the lines whose agreement comes this near puts it in doubt
@@ -243,12 +283,16 @@ RIVAL_MM = 3.0    # ... if it takes a line for a circle this far from where the 
 DOUBT_AGREEMENT = GOOD_AGREEMENT  # a board whose lines agree less than this is in doubt
 
 
-def _doubt(best: tuple, fits: list[tuple], prior: Board) -> str:
+def _doubt(best: tuple, fits: list[tuple], prior: Board, grey: np.ndarray | None = None
+           ) -> str:
     """Why the board as found is in doubt, or "": its lines followed over too little of
     their round, or another reading of them (another circle taken for one of the lines)
     explaining them about as well. Circles alone do not say which is the outer line, and a
     guess between two readings that both fit is a guess: the players look, or the installer
-    states the board."""
+    states the board. With the picture (``grey``), a rival that leaves a line the best reading
+    follows lying on its own playing surface, between its lines, is no board's reading (a
+    board has no other painted circle there: the rival took the surface's edge or the ditch's
+    wall for the outer line), unless the best leaves one of the rival's so too."""
     cam, _, score, board, _ = best
     if score < DOUBT_AGREEMENT:
         return (f"the board's lines were found on only {score:.0%} of their round where the "
@@ -257,27 +301,87 @@ def _doubt(best: tuple, fits: list[tuple], prior: Board) -> str:
         if other[2] < score - RIVAL or other[0] is cam:
             continue
         apart = _lines_apart(cam, board, other[0], other[3])
-        if apart > RIVAL_MM * board.outer_radius / prior.outer_radius:
-            radii = "/".join(f"{r:.0f}" for r in other[3].line_radii)
-            return ("the board's lines can be read two ways (another reading puts its 15, 10 "
-                    f"and outer lines at {radii} mm, {apart:.0f} mm off)")
+        if apart <= RIVAL_MM * board.outer_radius / prior.outer_radius:
+            continue
+        if grey is not None and (_halo(grey, other, best) or (
+                _unexplained(grey, other, best) and not _unexplained(grey, best, other))):
+            continue
+        radii = "/".join(f"{r:.0f}" for r in other[3].line_radii)
+        return ("the board's lines can be read two ways (another reading puts its 15, 10 "
+                f"and outer lines at {radii} mm, {apart:.0f} mm off)")
     return ""
 
 
-def _lines_apart(cam: CameraModel, board: Board, other_cam: CameraModel, other: Board,
-                 count: int = 24) -> float:
+def _explaining(grey: np.ndarray, best: tuple, fits: list[tuple]) -> tuple:
+    """The best fit, or a rival reading of the lines nearly as good that explains every line
+    the best follows when the best leaves one of the rival's lying on its playing surface
+    (it took the surface's edge, or a line drawn round it, for the outer line: the real outer
+    line then lies in its 5 zone, where no board has one), or when the best follows only the
+    halo a sharpened picture leaves beside the rival's lines."""
+    fair = [f for f in fits if f[2] >= best[2] - RIVAL and f[0] is not best[0]
+            and _proportionate(_radii(f[3])) and not _halo(grey, f, best)
+            and (_halo(grey, best, f) or (_unexplained(grey, best, f)
+                                          and not _unexplained(grey, f, best)))]
+    return max(fair, key=lambda f: f[2]) if fair else best
+
+
+HALO = 0.5  # a rival of the other polarity whose lines show this little of the best's contrast
+
+
+def _halo(grey: np.ndarray, reading: tuple, by: tuple) -> bool:
+    """Whether ``reading`` follows the halo a sharpened picture leaves beside the lines
+    ``by`` follows: ridges of the other polarity, much fainter than the lines' ink."""
+    return reading[4] != by[4] and (
+        line_contrast(grey, reading[0], reading[3], reading[4])
+        < HALO * line_contrast(grey, by[0], by[3], by[4]))
+
+
+def _unexplained(grey: np.ndarray, reading: tuple, by: tuple) -> bool:
+    """Whether a painted line that reading ``by`` follows (over HELD_LINE of its round) lies,
+    as ``reading`` has the board, on its playing surface away from each of its own lines."""
+    cam, board = reading[0], reading[3]
+    other_cam, other = by[0], by[3]
+    shares = line_hits(grey, other_cam, other, by[4])
+    tol = RIVAL_MM * board.outer_radius / STANDARD.outer_radius
+    for radius, (hits, seen) in zip(other.line_radii, shares, strict=True):
+        if seen == 0 or hits < HELD_LINE * seen:
+            continue
+        at = _circle_at(cam, other_cam, radius)
+        if not math.isfinite(at):
+            continue
+        if (board.hole_diameter / 2 + tol < at < board.outer_radius - tol
+                and min(abs(at - mine) for mine in board.line_radii) > tol):
+            return True
+    return False
+
+
+def _lines_apart(cam: CameraModel, board: Board, other_cam: CameraModel, other: Board
+                 ) -> float:
     """How far (mm, ``cam``'s board) the circles ``other_cam`` takes for the painted lines
     lie from those ``cam`` takes for them, at the most: near 0 when both readings put the
     lines on the same circles of the picture, whatever radii each measured them at."""
-    a = (np.arange(count) + 0.5) * (2 * np.pi / count)
-    ring = np.stack([np.cos(a), np.sin(a)], -1)
     most = 0.0
     for mine, theirs in zip(board.line_radii, other.line_radii, strict=True):
-        xy = cam.to_board(other_cam.project_plane(ring * theirs, 0.0), 0.0)
-        r = np.hypot(xy[:, 0], xy[:, 1])
-        if np.isfinite(r).any():
-            most = max(most, float(abs(np.nanmedian(r) - mine)))
+        at = _circle_at(cam, other_cam, theirs)
+        if math.isfinite(at):
+            most = max(most, abs(at - mine))
     return most
+
+
+def _circle_at(cam: CameraModel, other_cam: CameraModel, radius: float, count: int = 48
+               ) -> float:
+    """The radius (mm) at which ``cam`` has the board's circle that ``other_cam`` has at
+    ``radius``, over the part of it in the picture (beyond the frame the two cameras are held
+    by nothing, and a board partly cut off differs there only); NaN if none of it is."""
+    a = (np.arange(count) + 0.5) * (2 * np.pi / count)
+    uv = other_cam.project_plane(np.stack([np.cos(a), np.sin(a)], -1) * radius, 0.0)
+    inside = ((uv[:, 0] >= 0) & (uv[:, 0] < other_cam.width) & (uv[:, 1] >= 0)
+              & (uv[:, 1] < other_cam.height))
+    if not inside.any():
+        return math.nan
+    xy = cam.to_board(uv[inside], 0.0)
+    r = np.hypot(xy[:, 0], xy[:, 1])
+    return float(np.nanmedian(r)) if np.isfinite(r).any() else math.nan
 
 
 SNAP = 0.015  # a board measured this near the prior's proportions is tried at them

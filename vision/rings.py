@@ -223,6 +223,25 @@ def line_hits(grey: np.ndarray, camera: CameraModel, board: Board, polarity: flo
               within_mm: float = 0.75) -> list[tuple[int, int]]:
     """Per painted line (15, 10, outer): how many of its profiles inside the frame found it
     within ``within_mm`` of where ``camera`` puts it, and how many there were."""
+    return [(int(np.sum(np.abs(off) < within_mm)), len(off))
+            for off, _ in _line_finds(grey, camera, board, polarity)]
+
+
+def line_contrast(grey: np.ndarray, camera: CameraModel, board: Board, polarity: float,
+                  within_mm: float = 0.75) -> float:
+    """The median contrast (grey levels) of the painted lines where ``camera`` puts them and
+    they are found: a sharpened picture's dark halo beside a light line is a ridge too, of
+    the other polarity, and much fainter than the line's ink."""
+    got = [peak[np.abs(off) < within_mm] for off, peak in _line_finds(grey, camera, board,
+                                                                        polarity)]
+    found = np.concatenate(got) if got else np.zeros(0)
+    return float(np.median(found)) if len(found) else 0.0
+
+
+def _line_finds(grey: np.ndarray, camera: CameraModel, board: Board, polarity: float
+                ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per painted line, over its profiles inside the frame: the line's offset from where
+    ``camera`` puts it (99 where none is found) and its ridge's contrast."""
     step = min(0.5, max(0.15, 0.4 * camera.mm_per_px()))
     out = []
     for c in circles(board):
@@ -231,11 +250,10 @@ def line_hits(grey: np.ndarray, camera: CameraModel, board: Board, polarity: flo
         prof, offsets, _ = _profiles(grey, camera, c.radius, c.samples, 5.0, step)
         inside = ~np.isnan(prof).any(axis=1)
         if not inside.any():
-            out.append((0, 0))
+            out.append((np.zeros(0), np.zeros(0)))
             continue
-        off, _ = _find_line(prof[inside], offsets, step, polarity, board.line_width)
-        out.append((int(np.sum(np.abs(np.nan_to_num(off, nan=99.0)) < within_mm)),
-                    int(inside.sum())))
+        off, peak = _find_line(prof[inside], offsets, step, polarity, board.line_width)
+        out.append((np.nan_to_num(off, nan=99.0), peak))
     return out
 
 

@@ -91,6 +91,28 @@ def bench_frame(boards: str, seed: int, number: int,
     return image, json.loads(json.dumps(truth(state, rig.scene))), cal
 
 
+def lines_off(cal: Calibration, boards: str, seed: int, number: int) -> float:
+    """How far (mm on the board, at the most) the calibration puts the painted lines from
+    where frame ``number``'s rig has them, round the part of each in the picture: each line
+    as the calibration projects it, taken back to the board by the rig's own camera (the
+    outer line sets the scale)."""
+    from vision.projection import CameraModel
+
+    real = truth(BoardState(), _bench_rig(boards, seed, number).scene)
+    camera = CameraModel.from_json(real["camera"])
+    k = real["board"]["outer_radius"] / cal.board.outer_radius
+    a = np.linspace(0, 2 * np.pi, 72, endpoint=False)
+    ring = np.stack([np.cos(a), np.sin(a), np.zeros_like(a)], -1)
+    most = 0.0
+    for r in cal.board.line_radii:
+        pixels = cal.camera.project(ring * r)
+        seen = ((pixels >= 0) & (pixels < np.array([camera.width, camera.height]))).all(axis=1)
+        xy = camera.to_board(pixels[seen], 0.0)
+        if len(xy):
+            most = max(most, float(np.abs(np.hypot(xy[:, 0], xy[:, 1]) - r * k).max()))
+    return most
+
+
 def bench_empty(boards: str, seed: int, number: int) -> tuple[np.ndarray, str]:
     """The empty board of frame ``number``'s rig (see :func:`bench_frame`) and the frame edge
     its seat 0 sits at."""
