@@ -231,13 +231,23 @@ def reference_of(frame: np.ndarray, maps: ViewMaps) -> np.ndarray:
 
 
 def rescaled(reference: np.ndarray, scale: float, extent: float, new_extent: float,
-             ppm: float, size: int) -> np.ndarray:
+             ppm: float, size: int, lens: tuple[float, float, float] | None = None,
+             z: float = 0.0) -> np.ndarray:
     """The empty board's look (kept at ``extent``) for a view of the same board taken
     ``scale`` times as large (board mm ``scale`` times what they were), ``new_extent`` and
-    ``size`` pixels across: the same picture, resampled."""
-    # a new view pixel c sits at board (c + 0.5) / ppm - new_extent, which the kept look shows
-    # at that over scale: its pixel there is c / scale + offset
-    offset = (0.5 - new_extent * ppm) / scale + extent * ppm - 0.5
-    m = np.array([[1.0 / scale, 0.0, offset], [0.0, 1.0 / scale, offset]])
+    ``size`` pixels across: the same picture, resampled. Both views are of the plane of the
+    discs' top faces, ``z`` mm up, which the larger board's mm put ``scale`` times as high:
+    with the ``lens`` centre (the larger board's mm) given, each view pixel is taken along the
+    ray through it to the kept look's plane, so that the board's print lines up in both
+    (else a numeral away from the point below the lens shows beside itself as a change)."""
+    k, bx, by = 1.0 / scale, 0.0, 0.0
+    if lens is not None and lens[2] != z:
+        t = (z * scale - lens[2]) / (z - lens[2])  # along the ray, from the new plane
+        k, bx, by = t / scale, (1.0 - t) * lens[0] / scale, (1.0 - t) * lens[1] / scale
+    # a new view pixel (c, r) sits at board x = (c + 0.5) / ppm - new_extent, y = new_extent -
+    # (r + 0.5) / ppm, which the kept look shows at k x + bx, k y + by: its pixel there
+    ox = k * 0.5 - k * new_extent * ppm + (bx + extent) * ppm - 0.5
+    oy = k * 0.5 + (extent - k * new_extent - by) * ppm - 0.5
+    m = np.array([[k, 0.0, ox], [0.0, k, oy]])
     return cv2.warpAffine(reference, m, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                           borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))

@@ -85,8 +85,10 @@ MAX_FACE_UNEVEN = 0.2     # median log-colour distance of the face's samples fro
 UNEVEN_PER_CONTRAST = 0.1  # ... or this share of its contrast (a dark face's noise is large in
 #                            logarithms, yet small beside its difference from a light board)
 MAX_RADIUS_OFF_MM = 1.6  # apparent radius against the disc's
-HOLE_ITSELF = 0.75  # a rim centred this far into the 20 hole's radius is the hole's own (a red
-#                    or pale bottom looks a disc's face): no disc lies flat over the hole
+HOLE_ITSELF = 1.0  # a rim centred within the 20 hole's radius is the hole's own (a red or
+#                   pale bottom looks a disc's face): a disc whose centre lies over the hole
+#                   falls in, and a deep hole's bottom shows off its centre under a camera
+#                   not straight above it
 FACE_PER_NOISE = 5.0      # ... or, for a whole face's change, this many times a bare patch's
 #                           of its size (a face averages its pixels' noise away)
 SURFACE_SEEN = 0.98       # share of the playing surface the frame must show
@@ -172,15 +174,17 @@ class Reading:
         next readings of the match decide a board showing one side only by (on its own, a lone
         colour could be either side's). A board in doubt says nothing sure: its discs may be
         marks, and their colours would mislead every later reading. Each side must show on the
-        playing surface: a colour seen only in the ditch may be another set's discs put there,
-        and taken for a side it would side every later round by a set not in play."""
+        playing surface, on a disc read surely, and nothing on the board left unexplained: a
+        colour seen only in the ditch may be another set's discs put there, and one seen beside
+        changes not read as discs may be no disc's (an arm's patches, one of them read as a
+        disc); taken for a side, it would side every later round by a set not in play."""
         a, b = self.colours
         if a is None or b is None or self.doubts:
             return None
-        if any(d.doubt in (OVER_DOUBT, BESIDE_DOUBT) for d in self.discs):
+        if any(d.doubt in UNEXPLAINED for d in self.discs):
             return None  # (a hand over the board: its patches were read beside the discs)
-        sure = [any(d.side_sure and d.team == k and not d.in_ditch for d in self.discs)
-                for k in (0, 1)]
+        sure = [any(d.side_sure and d.team == k and not d.in_ditch and not d.uncertain
+                    for d in self.discs) for k in (0, 1)]
         return (a, b) if all(sure) else None
 
     def to_json(self) -> dict[str, Any]:
@@ -448,6 +452,9 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                    size_seen if not doubts else None)
 
 
+UNREAD_DOUBT = "something here changed the board but could not be read as a disc"
+
+
 def _unread_disc(x: float, y: float, view: Any, board: Board, reg: Registration,
                  colours: tuple[RGB | None, RGB | None]) -> DiscReading:
     """An uncertain disc where something changed the board and could not be read as one: most
@@ -465,7 +472,7 @@ def _unread_disc(x: float, y: float, view: Any, board: Board, reg: Registration,
                        (float(pix[0]), float(pix[1])), float(np.hypot(*(edge - pix))), False,
                        False, (round(float(colour[0])), round(float(colour[1])),
                                round(float(colour[2]))),
-                       0.2, "something here changed the board but could not be read as a disc")
+                       0.2, UNREAD_DOUBT)
 
 
 REJECTED_COVERAGE = 0.15  # a rim followed over this share of its round, around a face that
@@ -498,7 +505,10 @@ def _rejected(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float, float]
     from the board but is too uneven to be read (a window's sheen across it, a worn disc): the
     board's own print rings over a part of a round at most, or round print and board mixed."""
     if seen.diff is not None:
-        return _rims_unread(seen, discs, _changed_face) if seen.change is not None else []
+        # (where the empty board was not seen bare, as from scratch)
+        return _rims_unread(seen, discs, lambda seen, i: (
+            _clean_rim(seen, i) if seen.unseen[i] else _changed_face(seen, i))
+            ) if seen.change is not None else []
     return _rims_unread(seen, discs, _clean_rim)
 
 
@@ -607,6 +617,7 @@ class _Seen:
     contrast: np.ndarray  # ... and its log-colour distance from the board around it
     residual: np.ndarray | None = None  # each rim's face's change from the empty board (n, 3)
     light_only: np.ndarray | None = None  # ... which of them are the light's (_light_only)
+    unseen: np.ndarray | None = None  # ... which lie where the empty board was not seen bare
 
 
 def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
@@ -624,7 +635,8 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
         if not same and calibration.board.outer_radius != board.outer_radius:
             s = board.outer_radius / calibration.board.outer_radius
             reference = rescaled(reference, s, calibration.maps.extent, maps.extent,
-                                 maps.ppm, maps.mapx.shape[0])
+                                 maps.ppm, maps.mapx.shape[0],
+                                 tuple(float(v) for v in reg.camera.centre_mm), maps.z)
         diff = compare(view, reference, board.surface_radius)
     if diff is not None:  # rims looked for in the difference too: the board's own lines and
         # print are gone from it
@@ -657,15 +669,30 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
         light_only = np.array([_light_only(r, res[i], float(contrast[i]))
                                for i, r in enumerate(rims)], bool).reshape(-1)
     # the empty board decides the playing surface's discs; the ditch's (scoring nothing, and
-    # shaded by each other) are judged by their own colour against its floor
+    # shaded by each other) are judged by their own colour against its floor, and so are
+    # those where something lay on the empty board when it was taken (a hand: there the
+    # board is compared with its own look round its circles, grain and all, and a bare patch
+    # framed by a fingertip's outline changes it as much as a disc)
+    unseen = (np.zeros(len(rims), bool) if diff is None or diff.rough is None else
+              np.array([_touches(diff.rough, view, r.x_mm, r.y_mm, board.disc_radius)
+                        for r in rims], bool).reshape(-1))
     keep = [i for i, r in enumerate(rims)
             if not light_only[i]
             and _is_disc(r, faces[i], even[i], float(contrast[i]), lit[i], board,
-                         None if change is None or r.in_ditch else (float(change[i]),
-                                                                    face_least))]
+                         None if change is None or r.in_ditch or unseen[i]
+                         else (float(change[i]), face_least))]
     keep = _distinct([rims[i] for i in keep], keep, board)
     return _Seen(reg, board, view, diff, least, face_least, rims, faces, light, change, keep,
-                 even, contrast, res, light_only)
+                 even, contrast, res, light_only, unseen)
+
+
+def _touches(mask: np.ndarray, view: Any, x: float, y: float, radius: float) -> bool:
+    """Whether a disc of ``radius`` at board point (x, y) covers any of ``mask`` (its centre
+    or its rim's eight points)."""
+    a = np.arange(8) * (math.pi / 4)
+    return any(bool(mask[cell(view, px, py, mask.shape)])
+               for px, py in [(x, y), *zip(x + radius * np.cos(a), y + radius * np.sin(a),
+                                           strict=True)])
 
 
 SIZES = (0.7, 1.5)  # the discs' size against a tournament board's that read_board(size=) takes
@@ -882,6 +909,9 @@ def _distinct(rims: list[rimlib.Rim], index: list[int], board: Board) -> list[in
 CROWDED = 1.8  # two flat discs' centres lie a diameter apart at least; this many radii is less
 CROWDED_DOUBT = ("it overlaps another disc read, which flat discs cannot: one leaning or "
                  "stacked, or one disc read as two")
+# what a disc flagged for says something on the board is not explained by the discs read (a
+# hand, an arm, a stack): a reading with one teaches the match no colours (Reading.sides_seen)
+UNEXPLAINED = (OVER_DOUBT, BESIDE_DOUBT, UNREAD_DOUBT, CLEAN_DOUBT, CROWDED_DOUBT)
 
 
 def _crowded(discs: list[DiscReading], board: Board) -> list[DiscReading]:

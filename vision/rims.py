@@ -221,12 +221,36 @@ def spoilt(camera: CameraModel, board: Board, centres: np.ndarray, z: np.ndarray
     return bad.any(axis=-1)
 
 
+AGAIN_MM = 2.0  # a rim found this far from where it was looked for is measured again from there
+
+
 def measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board: Board,
             levels: tuple[float, float]) -> list[Rim | None]:
     """Measures the rim around each estimated centre (n, 2) in mm; None where there is no
     disc-sized rim. ``levels``: the surface's and the ditch's clutter (see :func:`clutter`): a
     rim's edges must stand above that of where it lies. All candidates are measured together,
-    as arrays."""
+    as arrays. A rim found some way from where it was looked for is measured again from where
+    it was found, and the better followed of the two kept if the second stays where the first
+    was found: the profiles are read about the centre given, and a candidate a few mm off
+    reads them slanting across the rim, which then shows over part of its round only."""
+    rims = _measure(frame, camera, centres, board, levels)
+    again = [i for i, r in enumerate(rims) if r is not None
+             and math.hypot(r.x_mm - centres[i][0], r.y_mm - centres[i][1]) > AGAIN_MM]
+    if again:
+        redone = _measure(frame, camera, np.array([[rims[i].x_mm, rims[i].y_mm]
+                                                   for i in again]), board, levels)
+        for i, r in zip(again, redone, strict=True):
+            # (a disc's rim, measured from its own centre, finds it again; an arc of a
+            # shadow's edge or of print, no circle's, wanders off once more)
+            if (r is not None and r.coverage > rims[i].coverage
+                    and math.hypot(r.x_mm - rims[i].x_mm, r.y_mm - rims[i].y_mm) <= AGAIN_MM):
+                rims[i] = r
+    return rims
+
+
+def _measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board: Board,
+             levels: tuple[float, float]) -> list[Rim | None]:
+    """One measurement of the rims about the centres given (see :func:`measure`)."""
     n = len(centres)
     if n == 0:
         return []

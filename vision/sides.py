@@ -38,6 +38,7 @@ _RATIO = 3.0        # ... and this many times their spread
 _THIRD = 0.6        # a side splits in two colours only this far apart (light varies a lot)
 _THIRD_RATIO = 4.0
 _THIRD_HUE = 0.3    # ... and differ in hue or saturation by this much
+_CHROMATIC = 0.15   # colours this saturated (log) have a hue to share, a darker shade and a lighter
 ANY_SET_DARK = 50.0    # a disc this dark (RGB luma) is the dark side of whatever set it is in
 ANY_SET_LIGHT = 170.0  # ... and one this light the light side
 GLARE_LIFT = 12.0   # the board round a disc this much lighter than its middling light (RGB)
@@ -298,14 +299,18 @@ def _glared(sides: Sides, faces: np.ndarray, light: np.ndarray) -> Sides:
 
 def _tight(sides: Sides, x: np.ndarray) -> Sides:
     """``sides`` with a disc sure of its side only if near the middle of its side's colours
-    (within ``_SAME``, or three times its side's typical distance): read from the discs that
-    score alone, because every disc's colour could not say, a glared disc between the two
-    colours falls in one group without being like it."""
+    (within ``_SAME``, or three times its side's typical distance), or at least twice as near
+    it as the other side's: a glared or worn disc between the two colours falls in one group
+    without being like it."""
     teams, sure = np.array(sides.teams), np.array(sides.sure)
+    if len(set(teams.tolist())) < 2:
+        return sides
+    middle = [np.median(x[teams == k], axis=0) for k in (0, 1)]
     for k in (0, 1):
         idx = teams == k
-        d = np.linalg.norm(x[idx] - np.median(x[idx], axis=0), axis=1)
-        sure[idx] &= d <= max(_SAME, 3.0 * float(np.median(d)))
+        d = np.linalg.norm(x[idx] - middle[k], axis=1)
+        other = np.linalg.norm(x[idx] - middle[1 - k], axis=1)
+        sure[idx] &= (d <= max(_SAME, 3.0 * float(np.median(d)))) | (d <= 0.5 * other)
     return replace(sides, sure=tuple(bool(v) for v in sure))
 
 
@@ -414,11 +419,12 @@ def _sides(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
                 & (d.min(axis=1) < near_enough))
         return Sides(tuple(int(t) for t in teams), tuple(bool(s) for s in sure & ~odd),
                      _seen(faces, teams))
-    if two:
+    if two:  # (a disc far from the middle of its group's colours, a glared or worn one
+        # between the two, is not sure of it: _tight)
         dark = int(np.argmin(_luma(centres)))
         teams = np.where(labels == dark, 0, 1)
-        return Sides(tuple(int(t) for t in teams), tuple(bool(o) for o in ~odd),
-                     _seen(faces, teams))
+        return _tight(Sides(tuple(int(t) for t in teams), tuple(bool(o) for o in ~odd),
+                            _seen(faces, teams)), x)
     # one colour only, and no named colours: guess by how dark the discs are, and say so
     team = 0 if float(np.median(_luma(x))) < math.log(100.0 + 8.0) else 1
     teams = np.full(n, team)
@@ -429,13 +435,23 @@ def _one_known(faces: np.ndarray, raw: np.ndarray, colours: tuple[RGB | None, RG
                labels: np.ndarray | None, odd: np.ndarray) -> Sides:
     """Sides when one side's colour is known (an operator confirmed a reading that showed that
     side only). Two sets are in play, so a colour clearly unlike the known one is the other
-    side's; one in between is given to the nearer guess and marked unsure."""
+    side's; one in between is given to the nearer guess and marked unsure; and so is a group
+    of the known side's hue, only darker or lighter (both coloured: black, white and grey
+    share no hue to tell by)."""
     known = 0 if colours[0] is not None else 1
-    d = np.linalg.norm(raw - _log(np.array(colours[known])), axis=1)
+    ref = _log(np.array(colours[known], np.float64))
+    d = np.linalg.norm(raw - ref, axis=1)
     if labels is not None:  # two groups on the board: the nearer one is the known side
         near = int(np.argmin([d[labels == k].mean() for k in (0, 1)]))
         teams = np.where(labels == near, known, 1 - known)
-        return Sides(tuple(int(t) for t in teams), tuple(bool(o) for o in ~odd),
+        sure = ~odd
+        far = raw[labels != near].mean(axis=0)
+        if (min(float(np.linalg.norm(_chroma(ref))), float(np.linalg.norm(_chroma(far))))
+                >= _CHROMATIC and _hue_apart(far, ref) < _THIRD_HUE):
+            # the other group only darker or lighter than a coloured side: as likely that
+            # side's second shade (a worn or two-tone set) as the other side's
+            sure = sure & (labels == near)
+        return Sides(tuple(int(t) for t in teams), tuple(bool(o) for o in sure),
                      _seen(faces, teams))
     teams = np.where(d < 0.5 * (_SAME + _SEPARATE), known, 1 - known)
     sure = (d < _SAME) | (d > _SEPARATE)

@@ -86,3 +86,26 @@ def test_a_rim_is_seen_all_round_on_a_board_taken_a_few_per_cent_off(scale):
         assert math.hypot(rim.x_mm - x, rim.y_mm - y) < 1.5
         assert abs(rim.radius_mm / board.disc_radius - scale) < 0.03
         assert rim.coverage >= 0.8
+
+
+@pytest.mark.parametrize("off", [(4.0, 0.0), (-2.5, 3.5)])
+def test_a_rim_looked_for_a_few_mm_off_is_measured_from_where_it_is_found(off):
+    """A candidate's centre can be a few mm off the disc's (found in a coarse picture, or
+    beside another's ring). The rim's profiles, read about that centre, slant across it and
+    show it over part of its round; measured again from where the rim was found, it is seen
+    as well as from the disc's own centre."""
+    import vision.rims as rimlib
+    from vision.reading import locate
+
+    rig = scenes.rig(41)
+    discs = (PlacedDisc(-150.0, 20.0, 0), PlacedDisc(60.0, -170.0, 1))
+    frame, _ = rig.frame(discs)
+    reg, board = locate(frame, rig.calibration, None)
+    levels = rimlib.clutter(frame, reg.camera, board)
+    at = np.array([(d.x_mm, d.y_mm) for d in discs])
+    own = rimlib.measure(frame, reg.camera, at, board, levels)
+    moved = rimlib.measure(frame, reg.camera, at + np.array(off), board, levels)
+    for rim, here, d in zip(moved, own, discs, strict=True):
+        assert rim is not None and here is not None
+        assert math.hypot(rim.x_mm - d.x_mm, rim.y_mm - d.y_mm) < 1.0
+        assert rim.coverage >= 0.9 and rim.coverage >= here.coverage - 0.05

@@ -98,6 +98,20 @@ def test_one_known_colour_sides_a_board_of_either_colour():
     assert both.teams == (1, 1, 0, 0, 0) and all(both.sure)
 
 
+def test_a_darker_shade_of_the_one_known_colour_is_unsure():
+    """A green side known (confirmed on a board showing it only), and now green discs in two
+    shades, pale and dark (retired seed 92, layouts frame 58: a two-tone set): the dark ones
+    are as likely the green side's second shade as the other side's, so they are asked about.
+    A black group beside a known colour shares no hue with it and stays sure."""
+    pale, dark = (157, 202, 153), (66, 105, 54)
+    s = assign(np.concatenate([jitter(pale, 3, 9), jitter(dark, 3, 10)]),
+               colours=(None, (163, 206, 158)))
+    assert s.teams == (1, 1, 1, 0, 0, 0)
+    assert s.sure == (True, True, True, False, False, False)
+    s = assign(np.concatenate([jitter(RED, 3, 11), jitter(BLACK, 3, 12)]), colours=(None, RED))
+    assert s.teams == (1, 1, 1, 0, 0, 0) and all(s.sure)
+
+
 def test_a_colour_between_the_known_one_and_another_is_unsure():
     between = (176, 55, 52)  # a paler red: a different set, or the same in other light?
     s = assign(jitter(between, 3, 8, amount=0.01), colours=(None, RED))
