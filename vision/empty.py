@@ -230,24 +230,42 @@ def reference_of(frame: np.ndarray, maps: ViewMaps) -> np.ndarray:
                      borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
 
 
-def rescaled(reference: np.ndarray, scale: float, extent: float, new_extent: float,
-             ppm: float, size: int, lens: tuple[float, float, float] | None = None,
-             z: float = 0.0) -> np.ndarray:
-    """The empty board's look (kept at ``extent``) for a view of the same board taken
-    ``scale`` times as large (board mm ``scale`` times what they were), ``new_extent`` and
-    ``size`` pixels across: the same picture, resampled. Both views are of the plane of the
-    discs' top faces, ``z`` mm up, which the larger board's mm put ``scale`` times as high:
-    with the ``lens`` centre (the larger board's mm) given, each view pixel is taken along the
-    ray through it to the kept look's plane, so that the board's print lines up in both
-    (else a numeral away from the point below the lens shows beside itself as a change)."""
+def toward(scale: float, extent: float, new_extent: float, ppm: float,
+           lens: tuple[float, float, float] | None = None, z: float = 0.0) -> np.ndarray:
+    """The affine map (2 x 3, view pixel to pixel, for ``cv2.warpAffine`` with
+    ``WARP_INVERSE_MAP``) from a view of a board taken ``scale`` times as large (board mm
+    ``scale`` times what they were; ``new_extent``) to the view kept at ``extent``: the same
+    picture. Both views are of the plane of the discs' top faces, ``z`` mm up, which the
+    larger board's mm put ``scale`` times as high: with the ``lens`` centre (the larger
+    board's mm) given, each view pixel is taken along the ray through it to the kept view's
+    plane, so that the board's print lines up in both (else a numeral away from the point
+    below the lens lands beside itself)."""
     k, bx, by = 1.0 / scale, 0.0, 0.0
     if lens is not None and lens[2] != z:
         t = (z * scale - lens[2]) / (z - lens[2])  # along the ray, from the new plane
         k, bx, by = t / scale, (1.0 - t) * lens[0] / scale, (1.0 - t) * lens[1] / scale
     # a new view pixel (c, r) sits at board x = (c + 0.5) / ppm - new_extent, y = new_extent -
-    # (r + 0.5) / ppm, which the kept look shows at k x + bx, k y + by: its pixel there
+    # (r + 0.5) / ppm, which the kept view shows at k x + bx, k y + by: its pixel there
     ox = k * 0.5 - k * new_extent * ppm + (bx + extent) * ppm - 0.5
     oy = k * 0.5 + (extent - k * new_extent - by) * ppm - 0.5
-    m = np.array([[k, 0.0, ox], [0.0, k, oy]])
-    return cv2.warpAffine(reference, m, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                          borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    return np.array([[k, 0.0, ox], [0.0, k, oy]])
+
+
+def moved(image: np.ndarray, m: np.ndarray, size: int, nearest: bool = False) -> np.ndarray:
+    """``image`` (a kept view's) brought to another view by :func:`toward`'s map ``m``."""
+    flags = (cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR) | cv2.WARP_INVERSE_MAP
+    return cv2.warpAffine(image, m, (size, size), flags=flags,
+                          borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+
+
+def moved_difference(diff: Difference, m: np.ndarray, size: int) -> Difference:
+    """A difference found in one view brought to another by :func:`toward`'s map ``m``. The
+    frame is compared with the empty board where both are sampled alike (the calibration's
+    view), the board's print cancelling there; the difference, near nothing on bare board,
+    is then what is resampled, not the print."""
+    # (each pixel takes the nearest one's: interpolating would smooth the frame's noise,
+    # which says how much change is enough to be a disc's)
+    rough = (None if diff.rough is None else
+             moved(diff.rough.astype(np.uint8), m, size, nearest=True).astype(bool))
+    return Difference(moved(diff.residual, m, size, nearest=True), moved(diff.light, m, size),
+                      moved(diff.size, m, size, nearest=True), rough)

@@ -36,7 +36,7 @@ from vision.discs import (
     top_view,
     view_maps,
 )
-from vision.empty import Difference, compare, rescaled
+from vision.empty import Difference, compare, moved_difference, toward
 from vision.errors import BoardInDoubt, CameraMoved, UnreadableImage
 from vision.projection import CameraModel
 from vision.registration import (
@@ -631,13 +631,18 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
     view = top_view(frame, maps)
     diff = least = face_least = None
     if calibration is not None and calibration.reference is not None:
-        reference = calibration.reference
-        if not same and calibration.board.outer_radius != board.outer_radius:
+        if same or calibration.board.outer_radius == board.outer_radius:
+            diff = compare(view, calibration.reference, board.surface_radius)
+        else:  # the board taken at another size: compared where the frame is sampled as the
+            # empty board was (the calibration's size), the difference then brought over
             s = board.outer_radius / calibration.board.outer_radius
-            reference = rescaled(reference, s, calibration.maps.extent, maps.extent,
-                                 maps.ppm, maps.mapx.shape[0],
-                                 tuple(float(v) for v in reg.camera.centre_mm), maps.z)
-        diff = compare(view, reference, board.surface_radius)
+            kept = calibration.board
+            base = view_maps(scaled_camera(reg.camera, 1.0 / s), kept, kept.disc_thickness,
+                             PX_PER_MM)
+            found = compare(top_view(frame, base), calibration.reference, kept.surface_radius)
+            diff = moved_difference(found, toward(
+                s, base.extent, maps.extent, maps.ppm,
+                tuple(float(v) for v in reg.camera.centre_mm), maps.z), maps.mapx.shape[0])
     if diff is not None:  # rims looked for in the difference too: the board's own lines and
         # print are gone from it
         least = max(MIN_CHANGE, CHANGE_PER_NOISE * _noise(diff, view, board))

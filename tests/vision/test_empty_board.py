@@ -273,14 +273,14 @@ def test_a_missing_empty_board_picture_is_named(rig, tmp_path):
 
 
 @pytest.mark.parametrize("scale", [1 / 1.2, 1.15])
-def test_the_empty_board_resampled_for_another_size_lines_up_with_the_frame(rig, scale):
-    """A board read at another size than calibrated (its discs say it is smaller or larger)
-    is compared with the empty board's look resampled to that size. Both are views of the
-    plane of the discs' tops, which the other size's mm put at another height: taken along
-    the lens's rays, the print lines up (what is left is the frame's noise), where a plain
-    rescaling leaves each numeral and line beside itself away from below the lens."""
-    from vision.discs import view_maps
-    from vision.empty import rescaled
+def test_an_empty_frame_read_at_another_size_shows_no_change(rig, scale):
+    """A board read at another size than calibrated (its discs say it is smaller or larger):
+    the frame is compared with the empty board where both are sampled alike, and the
+    difference brought to the other size along the lens's rays. On bare board it is as near
+    nothing as at the calibration's own size, where resampling the empty board's look itself
+    leaves its print (numerals, lines, grain) beside itself as a change."""
+    from vision.discs import top_view, view_maps
+    from vision.empty import compare, moved, moved_difference, toward
     from vision.registration import scaled, scaled_camera
 
     cal = rig.calibration
@@ -288,22 +288,22 @@ def test_the_empty_board_resampled_for_another_size_lines_up_with_the_frame(rig,
     board = scaled(cal.board, scale)
     camera = scaled_camera(cal.camera, scale)
     maps = view_maps(camera, board, board.disc_thickness)
-    view = cv2.remap(frame, maps.mapx, maps.mapy, cv2.INTER_LINEAR).astype(np.float32)
     size = maps.mapx.shape[0]
-    yy, xx = np.mgrid[0:size, 0:size]
-    r = np.hypot((xx + 0.5) / maps.ppm - maps.extent, maps.extent - (yy + 0.5) / maps.ppm)
-    on = r < board.outer_radius
+    view = top_view(frame, maps)
+    on = (view.radius < board.outer_radius) & view.inside
 
-    def off(reference: np.ndarray) -> float:
-        return float(np.abs(view - reference.astype(np.float32))[on].mean())
+    def change(diff, where) -> float:
+        return float(diff.size[where].mean())
 
-    along = rescaled(cal.reference, scale, cal.maps.extent, maps.extent, maps.ppm, size,
-                     tuple(camera.centre_mm), maps.z)
-    plain = rescaled(cal.reference, scale, cal.maps.extent, maps.extent, maps.ppm, size)
-    same = cv2.remap(frame, cal.maps.mapx, cal.maps.mapy, cv2.INTER_LINEAR).astype(np.float32)
-    noise = float(np.abs(same - cal.reference.astype(np.float32)).mean())
-    assert off(along) < off(plain)
-    assert off(along) < 1.5 * noise
+    found = compare(top_view(frame, cal.maps), cal.reference, cal.board.surface_radius)
+    here = (top_view(frame, cal.maps).radius < cal.board.outer_radius)
+    brought = moved_difference(found, toward(scale, cal.maps.extent, maps.extent, maps.ppm,
+                                             tuple(camera.centre_mm), maps.z), size)
+    resampled = compare(view, moved(cal.reference, toward(scale, cal.maps.extent, maps.extent,
+                                                          maps.ppm), size),
+                        board.surface_radius)
+    assert change(brought, on) < 1.2 * change(found, here)
+    assert change(brought, on) < 0.8 * change(resampled, on)
 
 
 def test_where_a_hand_lay_on_the_empty_board_a_bare_patch_is_not_a_disc():
