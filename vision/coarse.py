@@ -451,22 +451,22 @@ def find(grey: np.ndarray, board: Board, count: int = 4, thorough: bool = False
     most = max(2, count // 2)
     for polarity in ("dark", "light"):
         feats = first_feats
-        pts = feats[polarity]
-        if len(pts.w) < 50:
+        if len(feats[polarity].w) < 50:
             continue
         # from each of the vote's peaks: the circles' sharpness says which is the centre
-        m = _centre_search(pts, [(x * s, y * s) for x, y in votes], size)
+        m = _centre_search(feats[polarity], [(x * s, y * s) for x, y in votes], size)
         got = _hypotheses(g, feats, polarity, m, board, bins, s, most)
         if thorough or max((c.score for c in got), default=0.0) < STRONG:
             # no board plain to see about that centre: a line's curvature may have been
             # judged about the wrong point (the vote's, not the centre found), which loses
             # the small circles (the 15 line) most; or a tilt blurs the small circles about
             # the large ones' centre
-            if math.hypot(m.cx - vx * s, m.cy - vy * s) > REFEATURE * size:
-                feats = _features(g, m.cx, m.cy)
-                if len(feats[polarity].w) >= 50:
-                    m = _centre_search(feats[polarity], [(m.cx, m.cy)], size)
-                    got += _hypotheses(g, feats, polarity, m, board, bins, s, most)
+            again = (_features(g, m.cx, m.cy)
+                     if math.hypot(m.cx - vx * s, m.cy - vy * s) > REFEATURE * size else None)
+            if again is not None and len(again[polarity].w) >= 50:
+                feats = again
+                m = _centre_search(feats[polarity], [(m.cx, m.cy)], size)
+                got += _hypotheses(g, feats, polarity, m, board, bins, s, most)
             tilted = _drift_search(feats[polarity], m, size)
             if tilted is not None:
                 got += _hypotheses(g, feats, polarity, tilted, board, bins, s, most)
