@@ -93,7 +93,7 @@ def _log_of(reference: np.ndarray, size: int, ppm: float
     log_ref = to_log(shrink(reference, size))
     stray, own = strays(log_ref, ppm)
     out = (log_ref, stray, own)
-    while len(_LOGS) >= 3:  # the rig's own, and a frame's rescaled ones
+    while len(_LOGS) >= 3:  # (a few rigs' at once, as a benchmark reads them)
         del _LOGS[next(iter(_LOGS))]
     _LOGS[key] = (reference, size, out)
     return out

@@ -505,11 +505,15 @@ def _rejected(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float, float]
     from the board but is too uneven to be read (a window's sheen across it, a worn disc): the
     board's own print rings over a part of a round at most, or round print and board mixed."""
     if seen.diff is not None:
-        # (where the empty board was not seen bare, as from scratch)
-        return _rims_unread(seen, discs, lambda seen, i: (
-            _clean_rim(seen, i) if seen.unseen[i] else _changed_face(seen, i))
-            ) if seen.change is not None else []
+        return _rims_unread(seen, discs, _unread_face) if seen.change is not None else []
     return _rims_unread(seen, discs, _clean_rim)
+
+
+def _unread_face(seen: _Seen, i: int) -> bool:
+    """Against the empty board, a rim not read that says a disc may lie there: its face's
+    change (:func:`_changed_face`), or, where the empty board was not seen bare (a hand lay
+    on it), a bare photo's terms (:func:`_clean_rim`)."""
+    return _clean_rim(seen, i) if seen.unseen[i] else _changed_face(seen, i)
 
 
 def _rims_unread(seen: _Seen, discs: list[DiscReading],

@@ -303,8 +303,7 @@ def _doubt(best: tuple, fits: list[tuple], prior: Board, grey: np.ndarray | None
         apart = _lines_apart(cam, board, other[0], other[3])
         if apart <= RIVAL_MM * board.outer_radius / prior.outer_radius:
             continue
-        if grey is not None and (_halo(grey, other, best) or (
-                _unexplained(grey, other, best) and not _unexplained(grey, best, other))):
+        if grey is not None and _refuted(grey, other, best):
             continue
         radii = "/".join(f"{r:.0f}" for r in other[3].line_radii)
         return ("the board's lines can be read two ways (another reading puts its 15, 10 "
@@ -320,9 +319,16 @@ def _explaining(grey: np.ndarray, best: tuple, fits: list[tuple]) -> tuple:
     halo a sharpened picture leaves beside the rival's lines."""
     fair = [f for f in fits if f[2] >= best[2] - RIVAL and f[0] is not best[0]
             and _proportionate(_radii(f[3])) and not _halo(grey, f, best)
-            and (_halo(grey, best, f) or (_unexplained(grey, best, f)
-                                          and not _unexplained(grey, f, best)))]
+            and _refuted(grey, best, f)]
     return max(fair, key=lambda f: f[2]) if fair else best
+
+
+def _refuted(grey: np.ndarray, reading: tuple, by: tuple) -> bool:
+    """Whether reading ``by`` shows ``reading`` is no board's: ``reading`` follows only the
+    halo beside ``by``'s lines, or leaves one of them on its own playing surface while ``by``
+    leaves none of its so."""
+    return _halo(grey, reading, by) or (_unexplained(grey, reading, by)
+                                        and not _unexplained(grey, by, reading))
 
 
 HALO = 0.5  # a rival of the other polarity whose lines show this little of the best's contrast
