@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -125,6 +126,7 @@ class Simulation:
         self.speed = speed
         self.timeout_s = timeout_s
         self.tally = Tally()
+        self._caused: Counter[str] = Counter()  # sensor events the players caused, by source
         screen = None
         if on_frame is not None:
             self._display = DummyDisplay.like(c.display)
@@ -170,9 +172,12 @@ class Simulation:
             return
         ev = item.event
         if isinstance(ev, Shot | Twenty):
-            want = self._count("touch" if isinstance(ev, Shot) else "hole") + 1
-            self._wait(type(ev).__name__, lambda: self._count(
-                "touch" if isinstance(ev, Shot) else "hole") >= want)
+            # The hands acted before this cue, and the daemon may have taken the event already:
+            # count what the players caused, never "one more than the daemon has now".
+            source = "touch" if isinstance(ev, Shot) else "hole"
+            self._caused[source] += 1
+            want = self._caused[source]
+            self._wait(type(ev).__name__, lambda: self._count(source) >= want)
             if isinstance(ev, Twenty) and ev.team is not None:
                 self._credit(ev.team)
         elif isinstance(ev, Foul):
@@ -237,6 +242,8 @@ class Simulation:
         try:
             self._wait("the start", lambda: self.app.match is not None and
                        self.daemon.bar.link.connected)
+            with self.app.changed:
+                self._caused = Counter({s: self._count(s) for s in ("touch", "hole")})
             perform(self.table, self.runner.run(), self._cue, speed=self.speed)
             self._wait("the end of the match", lambda: self.app.match is not None
                        and self.app.match.finished)

@@ -47,3 +47,27 @@ def test_the_sim_command_ends_with_the_result_beside_the_truth(tmp_path):
     assert (rec / "oled.gif").is_file() and len(list(rec.glob("oled_*.png"))) >= 5
     assert len(list((rec / "boards").glob("*.jpg"))) == len(last["truth"]["rounds"])
     assert (rec / "events.db").is_file()
+
+
+def test_the_players_wait_right_when_the_daemon_takes_a_drop_before_their_cue(tmp_path):
+    """The hands act, then the cue waits for the daemon. Here each drop and each line's release
+    returns only once the daemon has taken its event, the order a busy machine can give: the
+    cue must still wait for that event, not for one more."""
+    sim = Simulation(config(tmp_path), "crokidarts", 2, options={"legs": 1, "sets": 1},
+                     timeout_s=20.0)
+    table, app = sim.table, sim.app
+    drop, touch = table.drop, table.touch
+
+    def taken_after(source: str, act) -> None:
+        with app.changed:
+            before = app.taken[source]
+        act()
+        assert app.wait(lambda: app.taken[source] > before, 20.0)
+
+    table.drop = lambda *a, **k: taken_after("hole", lambda: drop(*a, **k))
+    table.touch = lambda q, active: (touch(q, active) if active else
+                                     taken_after("touch", lambda: touch(q, active)))
+    outcome = sim.run()
+    assert outcome.result.finished
+    assert compare(outcome.result, outcome.truth) == []
+    assert app.taken["hole"] > 0, "the match had no drop to test with"
