@@ -490,6 +490,9 @@ UNEVEN_SPREAD_MM = 0.35  # much from the board around it, however uneven (glare,
 UNEVEN_CONTRAST = 0.5
 BOLD_FACE_SIZE = 0.2  # ... or a rim this near a disc's radius (a board's size is measured within
 #                        a fifth), round an even face standing out boldly
+ALL_ROUND_COVERAGE = 0.9  # ... or one followed over this share of its round, at the disc's own
+ALL_ROUND_RADIUS_MM = 0.5  # radius within this, less tightly (a pale disc's grain blurs its
+ALL_ROUND_SPREAD_MM = 0.45  # rim), round a face no more uneven than a read disc's may be
 
 
 def _rejected(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float, float]]:
@@ -580,7 +583,9 @@ def _clean_rim(seen: _Seen, i: int) -> bool:
     over a little of its round, of about a disc's size, round an even face standing out
     boldly from the board (a pale disc across a line between two pegs, on a board of another
     size than taken: its rim is looked for at the wrong radius and broken where it touches,
-    its face is plain to see)."""
+    its face is plain to see); or a rim at the disc's own radius followed nearly all round,
+    less tightly (a cream disc's grain on a white board blurs it): a board prints no circle
+    of a disc's size, and its print and grain ring over part of a round at most."""
     r = seen.rims[i]
     if (r.coverage >= REJECTED_COVERAGE and r.points >= MIN_POINTS
             and r.spread_mm <= MAX_SPREAD_MM and float(seen.even[i]) <= EVEN_FACE
@@ -591,6 +596,10 @@ def _clean_rim(seen: _Seen, i: int) -> bool:
         return False
     if (r.coverage >= LIKE_COVERAGE and r.spread_mm <= LIKE_SPREAD_MM
             and float(seen.even[i]) <= LIKE_EVEN):
+        return True
+    if (r.coverage >= ALL_ROUND_COVERAGE and r.spread_mm <= ALL_ROUND_SPREAD_MM
+            and abs(r.radius_mm - seen.board.disc_radius) <= ALL_ROUND_RADIUS_MM
+            and float(seen.even[i]) <= MAX_FACE_UNEVEN):
         return True
     return (r.coverage >= UNEVEN_COVERAGE and r.spread_mm <= UNEVEN_SPREAD_MM
             and float(seen.contrast[i]) >= UNEVEN_CONTRAST)

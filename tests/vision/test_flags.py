@@ -117,6 +117,8 @@ def test_the_20_hole_s_red_bottom_is_not_a_disc(seed, number):
     #                    profiles fitted a radius far off the disc's
     ("layouts", 92, 52),  # pale discs across a navy board's 15 line between pegs, the board
     #                       taken a size off: rims broken, faces plain to see
+    ("play", 11, 51),  # a cream disc on a white board's 10 line: its rim followed all round,
+    #                    a little loosely for the grain, its face too like the board to read
 ])
 def test_every_scoring_disc_of_a_hard_frame_is_read_or_flagged(boards, seed, number):
     """Tuning frames that once read a total short with nothing flagged: from a bare photo,
