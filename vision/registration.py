@@ -281,22 +281,33 @@ def _same(a: coarselib.Coarse, b: coarselib.Coarse) -> bool:
 RIVAL = 0.05      # another reading of the lines whose agreement comes this near puts it in doubt
 RIVAL_MM = 3.0    # ... if it takes a line for a circle this far from where the best has it
 DOUBT_AGREEMENT = GOOD_AGREEMENT  # a board whose lines agree less than this is in doubt
+DOUBT_LINE = 0.5  # ... or one of whose lines is found on less than this share of its round
+LINE_NAMES = ("15", "10", "outer")
 
 
 def _doubt(best: tuple, fits: list[tuple], prior: Board, grey: np.ndarray | None = None
            ) -> str:
     """Why the board as found is in doubt, or "": its lines followed over too little of
-    their round, or another reading of them (another circle taken for one of the lines)
-    explaining them about as well. Circles alone do not say which is the outer line, and a
-    guess between two readings that both fit is a guess: the players look, or the installer
-    states the board. With the picture (``grey``), a rival that leaves a line the best reading
-    follows lying on its own playing surface, between its lines, is no board's reading (a
-    board has no other painted circle there: the rival took the surface's edge or the ditch's
-    wall for the outer line), unless the best leaves one of the rival's so too."""
-    cam, _, score, board, _ = best
+    their round (all of them, or one), or another reading of them (another circle taken for
+    one of the lines) explaining them about as well. Circles alone do not say which is the
+    outer line, and a guess between two readings that both fit is a guess: the players look,
+    or the installer states the board. With the picture (``grey``), a rival that leaves a line
+    the best reading follows lying on its own playing surface, between its lines, is no
+    board's reading (a board has no other painted circle there: the rival took the surface's
+    edge or the ditch's wall for the outer line), unless the best leaves one of the rival's so
+    too."""
+    cam, _, score, board, polarity = best
     if score < DOUBT_AGREEMENT:
         return (f"the board's lines were found on only {score:.0%} of their round where the "
                 "camera puts them")
+    if grey is not None:
+        # the lines agree well as a whole, one of them not: the fit put that line off (a
+        # board of other proportions held at the tournament's: a 10 read as a 15 by 6 mm)
+        for line, (hits, seen) in zip(LINE_NAMES, line_hits(grey, cam, board, polarity),
+                                      strict=True):
+            if seen and hits < DOUBT_LINE * seen:
+                return (f"its {line} line was found on only {hits / seen:.0%} of its round "
+                        "where the camera puts it")
     for other in fits:
         if other[2] < score - RIVAL or other[0] is cam:
             continue

@@ -119,6 +119,11 @@ def test_the_20_hole_s_red_bottom_is_not_a_disc(seed, number):
     #                       taken a size off: rims broken, faces plain to see
     ("play", 11, 51),  # a cream disc on a white board's 10 line: its rim followed all round,
     #                    a little loosely for the grain, its face too like the board to read
+    ("play", 11, 33),  # a club board's lines held at the tournament's proportions: its 15
+    #                    line found on 15 % of its round, a 10 read as a 15 by 6 mm
+    ("play", 11, 63),  # a dark disc under a band of varnish glare on a yellow board, greyed
+    #                    to the light side's colour; the board's lift there is even as a share
+    #                    of each channel's room below white, not as added light
 ])
 def test_every_scoring_disc_of_a_hard_frame_is_read_or_flagged(boards, seed, number):
     """Tuning frames that once read a total short with nothing flagged: from a bare photo,
