@@ -279,9 +279,17 @@ def _glared(sides: Sides, faces: np.ndarray, light: np.ndarray) -> Sides:
     toward a light side's colour, and a picture cannot say which of the two it was."""
     if len(faces) < 2 or None in sides.colours:
         return sides
-    lift = light - np.median(light, axis=0)
+    middling = np.median(light, axis=0)
+    lift = light - middling
     mean = lift.mean(axis=1)
-    grey = (lift.max(axis=1) - lift.min(axis=1)) <= GLARE_GREY * np.maximum(mean, 1e-6)
+    # alike in every channel as added light, or as a share of each channel's headroom: a
+    # bright board's lightest channel has less room left below white, so a strong glare lifts
+    # it least (a yellow board's red 202 to 247, its blue 133 to 221: 85 and 72 % of the room)
+    room = lift / np.maximum(255.0 - middling, 1.0)
+    grey = (((lift.max(axis=1) - lift.min(axis=1)) <= GLARE_GREY * np.maximum(mean, 1e-6))
+            | ((room.min(axis=1) > 0)
+               & ((room.max(axis=1) - room.min(axis=1))
+                  <= GLARE_GREY * np.maximum(room.mean(axis=1), 1e-6))))
     glared = (mean > GLARE_LIFT) & grey
     if not glared.any():
         return sides
