@@ -333,8 +333,9 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     if not stated and calibration is not None and calibration.board_from == "stated":
         stated = True
     prior = 1.0  # the board's lengths as an earlier round measured them
-    if (not stated and size is not None and math.isfinite(size)
-            and SIZES[0] <= size <= SIZES[1] and abs(size - 1.0) > 0.01):
+    carried = (not stated and size is not None and math.isfinite(size)
+               and SIZES[0] <= size <= SIZES[1])
+    if carried and abs(size - 1.0) > 0.01:
         prior = 1.0 / size
         reg, board = _rescaled(reg, board, prior)
     seen_ = _look(frame, calibration, reg, board)
@@ -387,6 +388,13 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             # (only a size the discs moved the reading to says anything: rims are looked for
             # near the size taken, so at the size begun with they agree with it either way)
             size_seen = 1.0 / (prior * scale)
+        if carried and abs(1.0 / scale - 1.0) > SIZE_JUMP:
+            # a board keeps its size through a match: one of the two readings is wrong (an
+            # arm's patches read as discs measured a 30-inch board a fifth smaller, and the
+            # next round, begun at that size, found none of its discs)
+            doubts.append(f"the discs look {1 / scale - 1:+.0%} the size an earlier round of "
+                          "the match measured, and a board keeps its size: check the board, "
+                          "or state it in the config's [board]")
     scale *= prior
     reg, board = seen_.reg, seen_.board
     if scale != 1.0:
@@ -492,7 +500,7 @@ BOLD_FACE_SIZE = 0.2  # ... or a rim this near a disc's radius (a board's size i
 #                        a fifth), round an even face standing out boldly
 ALL_ROUND_COVERAGE = 0.9  # ... or one followed over this share of its round, at the disc's own
 ALL_ROUND_RADIUS_MM = 0.5  # radius within this, less tightly (a pale disc's grain blurs its
-ALL_ROUND_SPREAD_MM = 0.45  # rim), round a face no more uneven than a read disc's may be
+ALL_ROUND_SPREAD_MM = 0.45  # rim), round any face (a shadow's edge across it, or wear)
 
 
 def _rejected(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float, float]]:
@@ -584,22 +592,23 @@ def _clean_rim(seen: _Seen, i: int) -> bool:
     boldly from the board (a pale disc across a line between two pegs, on a board of another
     size than taken: its rim is looked for at the wrong radius and broken where it touches,
     its face is plain to see); or a rim at the disc's own radius followed nearly all round,
-    less tightly (a cream disc's grain on a white board blurs it): a board prints no circle
-    of a disc's size, and its print and grain ring over part of a round at most."""
+    less tightly (a cream disc's grain on a white board blurs it), round any face (a shadow's
+    edge across a red disc made its face uneven): a board prints no circle of a disc's size,
+    and its print and grain ring over part of a round at most."""
     r = seen.rims[i]
     if (r.coverage >= REJECTED_COVERAGE and r.points >= MIN_POINTS
             and r.spread_mm <= MAX_SPREAD_MM and float(seen.even[i]) <= EVEN_FACE
             and float(seen.contrast[i]) >= BOLD_CONTRAST
             and abs(r.radius_mm / seen.board.disc_radius - 1.0) <= BOLD_FACE_SIZE):
         return True
+    if (r.coverage >= ALL_ROUND_COVERAGE and r.points >= MIN_POINTS
+            and r.spread_mm <= ALL_ROUND_SPREAD_MM
+            and abs(r.radius_mm - seen.board.disc_radius) <= ALL_ROUND_RADIUS_MM):
+        return True
     if r.points < LIKE_POINTS or abs(r.radius_mm - seen.board.disc_radius) > MAX_RADIUS_OFF_MM:
         return False
     if (r.coverage >= LIKE_COVERAGE and r.spread_mm <= LIKE_SPREAD_MM
             and float(seen.even[i]) <= LIKE_EVEN):
-        return True
-    if (r.coverage >= ALL_ROUND_COVERAGE and r.spread_mm <= ALL_ROUND_SPREAD_MM
-            and abs(r.radius_mm - seen.board.disc_radius) <= ALL_ROUND_RADIUS_MM
-            and float(seen.even[i]) <= MAX_FACE_UNEVEN):
         return True
     return (r.coverage >= UNEVEN_COVERAGE and r.spread_mm <= UNEVEN_SPREAD_MM
             and float(seen.contrast[i]) >= UNEVEN_CONTRAST)
@@ -714,6 +723,7 @@ def _touches(mask: np.ndarray, view: Any, x: float, y: float, radius: float) -> 
 
 
 SIZES = (0.7, 1.5)  # the discs' size against a tournament board's that read_board(size=) takes
+SIZE_JUMP = 0.1  # discs measured this much another size than an earlier round's: in doubt
 SWEEP = (0.88, 1.1, 1.2, 1.3)  # the other sizes discs are looked for at, when too few are found
 
 

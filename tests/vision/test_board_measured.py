@@ -184,6 +184,22 @@ def test_a_round_with_two_discs_is_read_at_the_size_an_earlier_round_measured():
     assert reading.board.outer_radius == pytest.approx(304.8 / seen.size_seen, rel=0.03)
 
 
+def test_a_round_that_measures_the_board_another_size_than_the_match_has_is_in_doubt():
+    """Tuning frames play-11 73 and 74, one rig, from bare photos: 73 measures the 30-inch
+    board's discs 10 % smaller than a tournament board's, truly. In 74 a player's arm lies
+    over the board and its patches, read as discs, measured it a fifth smaller again; the next
+    round, begun at that size, found none of its four discs. A board keeps its size through a
+    match: 74 is in doubt, and teaches the match no size."""
+    first, truth, _ = scenes.bench_frame("play", 11, 73)
+    seen = read_board(first)
+    true = STANDARD.surface_radius / truth["board"]["surface_radius"]
+    assert seen.size_seen == pytest.approx(true, rel=0.05)
+    frame, _, _ = scenes.bench_frame("play", 11, 74)
+    reading = read_board(frame, colours=seen.sides_seen, size=seen.size_seen)
+    assert any("an earlier round of the match measured" in d for d in reading.doubts)
+    assert reading.size_seen is None
+
+
 @pytest.mark.parametrize("size", [0.0, -1.0, float("nan"), 40.0])
 def test_a_size_no_board_gives_is_not_taken(size):
     """A size passed on from elsewhere that no 20- to 32-inch board gives (zero, negative, not

@@ -119,6 +119,8 @@ def test_the_20_hole_s_red_bottom_is_not_a_disc(seed, number):
     #                       taken a size off: rims broken, faces plain to see
     ("play", 11, 51),  # a cream disc on a white board's 10 line: its rim followed all round,
     #                    a little loosely for the grain, its face too like the board to read
+    ("layouts", 12, 7),  # a red disc on a natural board's line, a shadow's edge across it:
+    #                      its rim followed 95 % round, its face uneven
     ("play", 11, 33),  # a club board's lines held at the tournament's proportions: its 15
     #                    line found on 15 % of its round, a 10 read as a 15 by 6 mm
     ("play", 11, 63),  # a dark disc under a band of varnish glare on a yellow board, greyed
