@@ -523,8 +523,13 @@ def _rejected(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float, float]
 def _unread_face(seen: _Seen, i: int) -> bool:
     """Against the empty board, a rim not read that says a disc may lie there: its face's
     change (:func:`_changed_face`), or, where the empty board was not seen bare (a hand lay
-    on it), a bare photo's terms (:func:`_clean_rim`)."""
-    return _clean_rim(seen, i) if seen.unseen[i] else _changed_face(seen, i)
+    on it), a bare photo's terms (:func:`_clean_rim`), or that change round a face unlike the
+    board round it as a bare photo's disc must be (a bare patch a fingertip's outline framed
+    is the board's own colour; a navy disc on a black board where an arm lay is not)."""
+    if not seen.unseen[i]:
+        return _changed_face(seen, i)
+    return _clean_rim(seen, i) or (float(seen.contrast[i]) >= MIN_FACE_CONTRAST
+                                   and _changed_face(seen, i))
 
 
 def _rims_unread(seen: _Seen, discs: list[DiscReading],
