@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.arrays import channel_mean, channel_sq
 from vision.discs import TopView, ViewMaps
 
 CELL_MM = 48.0        # the light field's cells: several discs wide, so a disc is an outlier
@@ -133,7 +134,7 @@ def strays(log_ref: np.ndarray, ppm: float
     own = board_round(log_ref)
     # (the corners beyond the round are left unset by OpenCV)
     own = np.where(np.isfinite(own) & (np.abs(own) < 16.0), own, log_ref).astype(np.float32)
-    off = np.sqrt(((log_ref - own) ** 2).sum(axis=2))
+    off = np.sqrt(channel_sq(log_ref - own))
     mask = (off > STRAY).astype(np.uint8)
     k = max(3, round(STRAY_MM * ppm) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
@@ -160,16 +161,16 @@ def compare(view: TopView, reference: np.ndarray, surface_radius: float) -> Diff
         # compared with too, and the nearer taken: a hand gone is bare board again, a lamp's
         # glare kept in both is no change, and a disc there differs from either
         other = log_view - own
-        nearer = stray & ((other * other).sum(axis=2) < (diff * diff).sum(axis=2))
+        nearer = stray & (channel_sq(other) < channel_sq(diff))
         diff[nearer] = other[nearer]
-    bright = diff.mean(axis=2)
+    bright = channel_mean(diff)
     on = (view.radius < surface_radius + 40.0) & view.inside
     field = _field(bright, on, view.ppm, None)
     changed = np.abs(bright - field) > CHANGED
     field = _field(bright, on & ~changed, view.ppm, on)
     residual = diff - field[..., None]
     residual[~view.inside] = 0.0
-    size = np.sqrt((residual * residual).sum(axis=2))
+    size = np.sqrt(channel_sq(residual))
     return Difference(residual.astype(np.float32), field.astype(np.float32),
                       size.astype(np.float32), stray)
 

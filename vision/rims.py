@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from rules.board import Board
+from vision.arrays import channel_sq
 from vision.projection import CameraModel
 
 log = logging.getLogger(__name__)
@@ -90,7 +91,7 @@ def gradient(prof: np.ndarray, step: float) -> np.ndarray:
     sm = cv2.blur(prof.reshape(-1, shape[-2], shape[-1]), (3, 1)).reshape(shape)
     d = np.zeros(shape[:-1], np.float32)
     diff = sm[..., 2:, :] - sm[..., :-2, :]
-    d[..., 1:-1] = np.sqrt((diff * diff).sum(axis=-1)) / (2 * step)
+    d[..., 1:-1] = np.sqrt(channel_sq(diff)) / (2 * step)
     return d
 
 

@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from rules.board import Board
+from vision.arrays import channel_mean, channel_sq
 from vision.empty import Difference
 from vision.sides import RGB
 
@@ -52,8 +53,8 @@ def changes(diff: Difference, view: Any, board: Board, least: float) -> np.ndarr
     on = (rr < board.surface_radius) & view.inside
     changed = (diff.size > SUSPECT_CHANGE * least) & on
     mean = cv2.blur(diff.residual, (5, 5))
-    mean -= mean.mean(axis=2, keepdims=True)
-    hue = np.sqrt((mean * mean).sum(axis=2))
+    mean -= channel_mean(mean)[..., None]
+    hue = np.sqrt(channel_sq(mean))
     bare = (rr < board.surface_radius - 5.0) & view.inside
     noise = float(np.median(hue[bare][::2])) if bare.any() else 0.0
     hued = (hue > SUSPECT_CHANGE * max(MIN_CHANGE, CHANGE_PER_NOISE * noise)) & on
