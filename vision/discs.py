@@ -63,6 +63,12 @@ class TopView:
         xx, yy = np.meshgrid(coord, -coord)
         return xx, yy
 
+    @functools.cached_property
+    def tensors(self) -> dict[tuple[int, int], tuple[np.ndarray, Board, tuple[np.ndarray, ...]]]:
+        """The structure tensors worked out on this view so far (see :func:`_tensor`): a look
+        asks for the same picture's more than once (its rims, then the discs' size)."""
+        return {}
+
     def disc_mask(self, discs: np.ndarray, radius_mm: float) -> np.ndarray:
         """1 on the view's pixels within ``radius_mm`` of a disc's centre (n, 2; mm), else 0."""
         mask = np.zeros(self.image.shape[:2], np.uint8)
@@ -225,10 +231,11 @@ def disc_scale(view: TopView, board: Board, at: np.ndarray | None = None,
         resp = cv2.idft(cv2.mulSpectrums(fz, _ring_spectrum(round(radius, 2), rows, cols), 0),
                         flags=cv2.DFT_SCALE)[:h, :w, 0]
         span = int(2 * round(0.55 * radius) + 1)
-        local = cv2.dilate(resp, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (span, span)))
-        if at is not None:
-            scores.append(float(sum(local[r, c] for r, c in cells)))
+        element = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (span, span))
+        if at is not None:  # (the dilation's maximum at those cells only)
+            scores.append(float(sum(_dilated_at(resp, element, r, c) for r, c in cells)))
             continue
+        local = cv2.dilate(resp, element)
         peaks = np.sort(resp[(resp >= local) & on & (resp > SCALE_FLOOR)])[::-1]
         scores.append(float(np.sum(peaks[:SCALE_PEAKS] - SCALE_FLOOR)))
     best = int(np.argmax(scores))
@@ -240,6 +247,17 @@ def disc_scale(view: TopView, board: Board, at: np.ndarray | None = None,
     if SCALES[best] != 1.0 and scores[best] > SCALE_GAIN * at_one + 1.0:
         return SCALES[best]
     return 1.0
+
+
+def _dilated_at(image: np.ndarray, element: np.ndarray, row: int, col: int) -> np.floating:
+    """``cv2.dilate(image, element)[row, col]`` (its default anchor and border: the element
+    centred, pixels beyond the edge left out), for one pixel without dilating the whole."""
+    h = element.shape[0] // 2
+    r0, c0 = max(0, row - h), max(0, col - h)
+    part = image[r0:row + h + 1, c0:col + h + 1]
+    mask = element[r0 - (row - h):r0 - (row - h) + part.shape[0],
+                   c0 - (col - h):c0 - (col - h) + part.shape[1]]
+    return part[mask.astype(bool)].max()
 
 
 def _sector_responses(a: np.ndarray, b: np.ndarray, radius_px: float) -> np.ndarray:
@@ -264,7 +282,21 @@ def _tensor(img: np.ndarray, view: TopView, board: Board
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The doubled-angle structure tensor (a, b) of an image's colour gradients, over the
     typical edge energy where each pixel lies (the surface's and, apart, the ditch's: often a
-    rougher cloth or wood; a rim must stand out from what is around it)."""
+    rougher cloth or wood; a rim must stand out from what is around it).
+    Worked out once per picture, view and board (the arrays returned are shared: not to be
+    written to)."""
+    key = (id(img), id(board))
+    got = view.tensors.get(key)
+    if got is not None and got[0] is img and got[1] is board:
+        return got[2]
+    out = _tensor_of(img, view, board)
+    view.tensors[key] = (img, board, out)
+    return out
+
+
+def _tensor_of(img: np.ndarray, view: TopView, board: Board
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_tensor`, worked out."""
     img = cv2.GaussianBlur(img, (0, 0), 0.7)
     jxx = jyy = jxy = None
     for channel in (cv2.split(img) if img.ndim == 3 else (img,)):

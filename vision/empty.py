@@ -15,6 +15,7 @@ longer sit where the calibration's camera puts them (see :func:`vision.reading.l
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -53,6 +54,13 @@ class Difference:
     size: np.ndarray       # (size, size) float32: norm of the residual
     rough: np.ndarray | None = None  # bool: where something lay on the empty board, so that
     #                                  the board's round look was compared with too (roughly)
+
+    @functools.cached_property
+    def rings_image(self) -> np.ndarray:
+        """The residual in hundredths of a log unit: the picture the ring filters look for
+        rims in. Made once, so that a look's filters find it the same picture (and reuse
+        what they worked out on it, see :func:`vision.discs._tensor`)."""
+        return self.residual * 100.0
 
     def at(self, view: TopView, xy: np.ndarray, radius_mm: float) -> np.ndarray:
         """Per disc centre (n, 2; mm), the median residual (n, 3) over the middle of a disc of

@@ -344,7 +344,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         # the board's scale is its outer line's tournament radius unless stated: discs that
         # look another size say the board is another size
         k = (disc_scale(seen_.view, board) if seen_.diff is None else
-             disc_scale(seen_.view, board, image=seen_.diff.residual * 100.0,
+             disc_scale(seen_.view, board, image=seen_.diff.rings_image,
                         larger_gain=CHANGES_LARGER_GAIN))
         if k != 1.0:  # taken only if more discs are found at that size, within the same
             # outer line (a larger board taken reaches onto the table), their radii agreeing;
@@ -675,7 +675,7 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
         least = max(MIN_CHANGE, CHANGE_PER_NOISE * _noise(diff, view, board))
         face_least = min(least, max(MIN_CHANGE,
                                     FACE_PER_NOISE * _face_noise(diff, view, board)))
-        cands = _changed(candidates(view, board, also=diff.residual * 100.0), diff, view,
+        cands = _changed(candidates(view, board, also=diff.rings_image), diff, view,
                          board, face_least)
     else:
         cands = candidates(view, board)
