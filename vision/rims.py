@@ -146,20 +146,32 @@ def fit_circles(px: np.ndarray, py: np.ndarray, w: np.ndarray, cx: np.ndarray,
     wsum = w.sum(axis=1) + 1e-12
     r = ((w * np.hypot(px - cx[:, None], py - cy[:, None])).sum(axis=1) / wsum if free
          else np.asarray(radius, np.float64) * np.ones_like(cx))
+    terms = np.empty((8, *px.shape))
     for _ in range(6):
         dx, dy = px - cx[:, None], py - cy[:, None]
         d = np.hypot(dx, dy) + 1e-9
         ux, uy = dx / d, dy / d
         res = d - r[:, None]
         # d res / d cx = -ux, d res / d cy = -uy, d res / d r = -1
+        # (the eight weighted sums the normal equations take, as rows of one array summed at
+        # once: each row's sum the same as its own, in one call instead of eight)
+        wux = np.multiply(w, ux, out=terms[3])
+        wuy = np.multiply(w, uy, out=terms[4])
+        np.multiply(wux, ux, out=terms[0])
+        np.multiply(wux, uy, out=terms[1])
+        np.multiply(wuy, uy, out=terms[2])
+        np.multiply(wux, res, out=terms[5])
+        np.multiply(wuy, res, out=terms[6])
+        np.multiply(w, res, out=terms[7])
+        sums = terms.sum(axis=2)
         a = np.empty((len(cx), 3, 3))
-        a[:, 0, 0] = (w * ux * ux).sum(1)
-        a[:, 0, 1] = a[:, 1, 0] = (w * ux * uy).sum(1)
-        a[:, 1, 1] = (w * uy * uy).sum(1)
-        a[:, 0, 2] = a[:, 2, 0] = (w * ux).sum(1)
-        a[:, 1, 2] = a[:, 2, 1] = (w * uy).sum(1)
+        a[:, 0, 0] = sums[0]
+        a[:, 0, 1] = a[:, 1, 0] = sums[1]
+        a[:, 1, 1] = sums[2]
+        a[:, 0, 2] = a[:, 2, 0] = sums[3]
+        a[:, 1, 2] = a[:, 2, 1] = sums[4]
         a[:, 2, 2] = wsum
-        b = np.stack([(w * ux * res).sum(1), (w * uy * res).sum(1), (w * res).sum(1)], -1)
+        b = sums[5:8].T
         k = 3 if free else 2
         step = np.linalg.solve(a[:, :k, :k] + 1e-9 * np.eye(k), b[:, :k, None])[..., 0]
         cx += step[:, 0]
