@@ -29,3 +29,19 @@ def channel_sq(a: np.ndarray) -> np.ndarray:
         return (a * a).sum(axis=-1)
     x, y, z = a[..., 0], a[..., 1], a[..., 2]
     return (x * x + y * y) + z * z
+
+
+def median(a: np.ndarray, axis: int) -> np.ndarray:
+    """``np.median(a, axis=axis)``, to the last bit: the middle value, or the two middle
+    values' mean, partitioned along a contiguous copy of that axis. numpy's own walks a short
+    axis (a disc's few dozen samples) across the array's memory, several times slower."""
+    a = np.asarray(a)
+    m = a.shape[axis]
+    if m == 0 or a.dtype.kind != "f" or np.isnan(a).any():
+        return np.median(a, axis=axis)  # (numpy's own answers for NaNs and no values)
+    last = np.ascontiguousarray(np.moveaxis(a, axis, -1))
+    half = m // 2
+    if m % 2:
+        return np.partition(last, half, axis=-1)[..., half]
+    part = np.partition(last, (half - 1, half), axis=-1)
+    return (part[..., half - 1] + part[..., half]) / a.dtype.type(2)

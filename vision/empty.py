@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.arrays import channel_mean, channel_sq
+from vision.arrays import channel_mean, channel_sq, median
 from vision.discs import TopView, ViewMaps
 
 CELL_MM = 48.0        # the light field's cells: several discs wide, so a disc is an outlier
@@ -77,7 +77,7 @@ class Difference:
         n = self.residual.shape[0]
         col = np.clip(np.round((sx + view.extent) * view.ppm - 0.5).astype(int), 0, n - 1)
         row = np.clip(np.round((view.extent - sy) * view.ppm - 0.5).astype(int), 0, n - 1)
-        return np.median(self.residual[row, col], axis=1)
+        return median(self.residual[row, col], axis=1)
 
 
 _LOGS: dict[int, tuple[np.ndarray, int, tuple[np.ndarray, np.ndarray | None,

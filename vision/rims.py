@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from rules.board import Board
-from vision.arrays import channel_sq
+from vision.arrays import channel_sq, median
 from vision.projection import CameraModel
 
 log = logging.getLogger(__name__)
@@ -482,7 +482,7 @@ def face_colours(frame: np.ndarray, camera: CameraModel, rims: list[Rim],
     uv = camera.project(np.concatenate([xy, z[..., None]], -1)).astype(np.float32)
     got = cv2.remap(frame, uv[..., 0], uv[..., 1], cv2.INTER_LINEAR,
                     borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
-    colour = np.median(got, axis=1)
-    spread = np.median(np.linalg.norm(np.log(got + 8.0) - np.log(colour[:, None] + 8.0),
-                                      axis=-1), axis=1)
+    colour = median(got, axis=1)
+    spread = median(np.linalg.norm(np.log(got + 8.0) - np.log(colour[:, None] + 8.0),
+                                   axis=-1), axis=1)
     return colour[:, ::-1], spread

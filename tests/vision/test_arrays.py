@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from vision.arrays import channel_mean, channel_sq, channel_sum
+from vision.arrays import channel_mean, channel_sq, channel_sum, median
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -15,3 +15,17 @@ def test_channel_sums_are_numpys(dtype: type, shape: tuple[int, ...]) -> None:
     assert np.array_equal(channel_mean(a), a.mean(axis=-1))
     assert np.array_equal(channel_sq(a), (a * a).sum(axis=-1))
     assert channel_mean(a).dtype == a.mean(axis=-1).dtype
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize(("shape", "axis"), [((300, 17, 3), 1), ((40, 37, 3), 1), ((40, 3), 0),
+                                             ((41, 3), 0), ((6, 16, 3), 1), ((1, 1), 0)])
+def test_median_is_numpys(dtype: type, shape: tuple[int, ...], axis: int) -> None:
+    rng = np.random.default_rng(11)
+    for a in ((rng.standard_normal(shape) * 50.0).astype(dtype),
+              rng.integers(0, 4, shape).astype(dtype)):  # (ties)
+        got, want = median(a, axis), np.median(a, axis=axis)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+    a = rng.standard_normal(shape).astype(dtype)
+    a.flat[0] = np.nan
+    assert np.array_equal(median(a, axis), np.median(a, axis=axis), equal_nan=True)
