@@ -70,17 +70,25 @@ class CameraModel:
         tens of thousands of points a reading samples.
         """
         p = np.asarray(points, np.float64)
+        return np.stack(self.project_xyz(p[..., 0], p[..., 1], p[..., 2]), axis=-1)
+
+    def project_xyz(self, px: np.ndarray, py: np.ndarray, pz: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`project` of board points given as their x, y and z arrays (float64), to
+        pixel columns and rows apart: the same sums, without gathering the points into one
+        array and splitting the pixels out of another (the rims' profiles sample hundreds of
+        thousands of points)."""
         r, t = self.rotation, np.asarray(self.tvec, np.float64)
-        xc = p[..., 0] * r[0, 0] + p[..., 1] * r[0, 1] + p[..., 2] * r[0, 2] + t[0]
-        yc = p[..., 0] * r[1, 0] + p[..., 1] * r[1, 1] + p[..., 2] * r[1, 2] + t[1]
-        zc = p[..., 0] * r[2, 0] + p[..., 1] * r[2, 1] + p[..., 2] * r[2, 2] + t[2]
+        xc = px * r[0, 0] + py * r[0, 1] + pz * r[0, 2] + t[0]
+        yc = px * r[1, 0] + py * r[1, 1] + pz * r[1, 2] + t[1]
+        zc = px * r[2, 0] + py * r[2, 1] + pz * r[2, 2] + t[2]
         x, y = xc / zc, yc / zc
         r2 = x * x + y * y
         radial = 1.0 + r2 * (self.k1 + self.k2 * r2)
         xy2 = 2.0 * x * y
         xd = x * radial + self.p1 * xy2 + self.p2 * (r2 + 2.0 * x * x)
         yd = y * radial + self.p1 * (r2 + 2.0 * y * y) + self.p2 * xy2
-        return np.stack([self.fx * xd + self.cx, self.fy * yd + self.cy], axis=-1)
+        return self.fx * xd + self.cx, self.fy * yd + self.cy
 
     def project_plane(self, xy: np.ndarray, z: float) -> np.ndarray:
         """Pixels of board points (..., 2) at height ``z``."""

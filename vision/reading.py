@@ -706,8 +706,7 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
     # board is compared with its own look round its circles, grain and all, and a bare patch
     # framed by a fingertip's outline changes it as much as a disc)
     unseen = (np.zeros(len(rims), bool) if diff is None or diff.rough is None else
-              np.array([_touches(diff.rough, view, r.x_mm, r.y_mm, board.disc_radius)
-                        for r in rims], bool).reshape(-1))
+              _touches(diff.rough, view, xy, board.disc_radius))
     keep = [i for i, r in enumerate(rims)
             if not light_only[i]
             and _is_disc(r, faces[i], even[i], float(contrast[i]), lit[i], board,
@@ -718,13 +717,16 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
                  even, contrast, res, light_only, unseen)
 
 
-def _touches(mask: np.ndarray, view: Any, x: float, y: float, radius: float) -> bool:
-    """Whether a disc of ``radius`` at board point (x, y) covers any of ``mask`` (its centre
-    or its rim's eight points)."""
+def _touches(mask: np.ndarray, view: Any, xy: np.ndarray, radius: float) -> np.ndarray:
+    """Whether a disc of ``radius`` at each board point (n, 2) covers any of ``mask`` (its
+    centre or its rim's eight points; each point's cell as :func:`vision.unread.cell` finds
+    it, all at once)."""
     a = np.arange(8) * (math.pi / 4)
-    return any(bool(mask[cell(view, px, py, mask.shape)])
-               for px, py in [(x, y), *zip(x + radius * np.cos(a), y + radius * np.sin(a),
-                                           strict=True)])
+    xs = np.concatenate([xy[:, :1], xy[:, :1] + radius * np.cos(a)[None]], axis=1)
+    ys = np.concatenate([xy[:, 1:], xy[:, 1:] + radius * np.sin(a)[None]], axis=1)
+    col = np.clip(np.round((xs + view.extent) * view.ppm - 0.5), 0, mask.shape[1] - 1)
+    row = np.clip(np.round((view.extent - ys) * view.ppm - 0.5), 0, mask.shape[0] - 1)
+    return mask[row.astype(int), col.astype(int)].any(axis=1)
 
 
 SIZES = (0.7, 1.5)  # the discs' size against a tournament board's that read_board(size=) takes

@@ -75,10 +75,10 @@ def profiles(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, z: np.
     x = centres[:, 0, None, None] + ca[None, :, None] * rho[None, None, :]
     y = centres[:, 1, None, None] + sa[None, :, None] * rho[None, None, :]
     zz = np.broadcast_to(np.asarray(z, np.float64).reshape(-1, 1, 1), x.shape)
-    uv = camera.project(np.stack([x, y, zz], -1)).astype(np.float32)
+    u, v = camera.project_xyz(x, y, zz)
     n, k, m = x.shape
-    flat = uv.reshape(n * k, m, 2)
-    prof = cv2.remap(frame, flat[..., 0], flat[..., 1], cv2.INTER_CUBIC,
+    prof = cv2.remap(frame, u.astype(np.float32).reshape(n * k, m),
+                     v.astype(np.float32).reshape(n * k, m), cv2.INTER_CUBIC,
                      borderMode=cv2.BORDER_CONSTANT, borderValue=(-1, -1, -1))
     prof = prof.reshape(n, k, m, -1).astype(np.float32)
     outside = (prof[..., 0] < 0).any(axis=-1)
