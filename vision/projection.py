@@ -14,6 +14,7 @@ above, z up from the playing surface.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -179,3 +180,28 @@ def looking_down(width: int, height: int, f: float, centre_px: tuple[float, floa
     rvec = cv2.Rodrigues(rot)[0].reshape(3)
     tvec = -rot @ centre
     return CameraModel(width, height, f, f, cx, cy, rvec=tuple(rvec), tvec=tuple(tvec))
+
+
+_PLANE_MAPS: dict[tuple[Any, ...], tuple[CameraModel, np.ndarray, np.ndarray]] = {}
+_PLANE_MAPS_KEPT = 16
+
+
+def plane_maps(camera: CameraModel, key: tuple[Any, ...], xy: Callable[[], np.ndarray],
+               z: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """The pixel columns and rows (float32, for ``cv2.remap``) of the board points ``xy()``
+    (..., 2) at height ``z``, the same as ``camera.project_plane``'s: kept for the same
+    camera object and ``key`` (what the points are), since a fixed rig's camera samples the
+    same circles (its lines, its turn) in every frame."""
+    full = (id(camera), z, *key)
+    got = _PLANE_MAPS.get(full)
+    if got is not None and got[0] is camera:
+        return got[1], got[2]
+    uv = camera.project_plane(xy(), z).astype(np.float32)
+    out = (np.ascontiguousarray(uv[..., 0]), np.ascontiguousarray(uv[..., 1]))
+    for a in out:
+        a.flags.writeable = False
+    while len(_PLANE_MAPS) >= _PLANE_MAPS_KEPT:
+        del _PLANE_MAPS[next(iter(_PLANE_MAPS))]
+    _PLANE_MAPS[full] = (camera, *out)
+    return out
+

@@ -22,7 +22,7 @@ import numpy as np
 
 from rules.board import Board
 from vision.fit import least_squares
-from vision.projection import CameraModel
+from vision.projection import CameraModel, plane_maps
 
 log = logging.getLogger(__name__)
 
@@ -65,9 +65,9 @@ def _profiles(grey: np.ndarray, camera: CameraModel, radius: float, n: int, half
     theta = (np.arange(n) + 0.5) * (2 * np.pi / n)
     offsets = np.arange(-half_mm, half_mm + step_mm / 2, step_mm)
     rr = radius + offsets
-    xy = np.stack([np.cos(theta)[:, None] * rr[None], np.sin(theta)[:, None] * rr[None]], -1)
-    uv = camera.project_plane(xy, 0.0).astype(np.float32)
-    prof = cv2.remap(grey, uv[..., 0], uv[..., 1], cv2.INTER_LINEAR,
+    mapx, mapy = plane_maps(camera, ("across", radius, n, half_mm, step_mm), lambda: np.stack(
+        [np.cos(theta)[:, None] * rr[None], np.sin(theta)[:, None] * rr[None]], -1))
+    prof = cv2.remap(grey, mapx, mapy, cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_CONSTANT, borderValue=float("nan"))
     return prof, offsets, theta
 

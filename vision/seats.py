@@ -20,7 +20,7 @@ import numpy as np
 
 from rules.board import Board
 from vision.errors import UnknownSeat
-from vision.projection import CameraModel
+from vision.projection import CameraModel, plane_maps
 
 log = logging.getLogger(__name__)
 
@@ -38,9 +38,9 @@ class Turn:
 
 def _ring_samples(grey: np.ndarray, camera: CameraModel, radii: np.ndarray) -> np.ndarray:
     a = (np.arange(_BINS) + 0.5) * (2 * np.pi / _BINS)
-    xy = np.stack([np.cos(a)[:, None] * radii[None], np.sin(a)[:, None] * radii[None]], -1)
-    uv = camera.project_plane(xy, 0.0).astype(np.float32)
-    return cv2.remap(grey, uv[..., 0], uv[..., 1], cv2.INTER_LINEAR,
+    mapx, mapy = plane_maps(camera, ("round", *radii.tolist()), lambda: np.stack(
+        [np.cos(a)[:, None] * radii[None], np.sin(a)[:, None] * radii[None]], -1))
+    return cv2.remap(grey, mapx, mapy, cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_CONSTANT, borderValue=float("nan"))
 
 
