@@ -42,9 +42,8 @@ class TopView:
 
     @functools.cached_property
     def radius(self) -> np.ndarray:
-        """Every pixel's distance (mm) from the board's centre."""
-        xx, yy = self.grid
-        return np.sqrt(xx * xx + yy * yy)
+        """Every pixel's distance (mm) from the board's centre (shared: not to be written to)."""
+        return _geometry(self.image.shape[0], self.ppm, self.extent)[2]
 
     @functools.cached_property
     def inside(self) -> np.ndarray:
@@ -58,9 +57,9 @@ class TopView:
 
     @functools.cached_property
     def grid(self) -> tuple[np.ndarray, np.ndarray]:
-        """Board x and y (mm) of every pixel: made once per view, for all that looks by place."""
-        coord = (np.arange(self.image.shape[0]) + 0.5) / self.ppm - self.extent
-        xx, yy = np.meshgrid(coord, -coord)
+        """Board x and y (mm) of every pixel: made once per view's size, for all that looks by
+        place (shared: not to be written to)."""
+        xx, yy, _ = _geometry(self.image.shape[0], self.ppm, self.extent)
         return xx, yy
 
     @functools.cached_property
@@ -77,6 +76,27 @@ class TopView:
                               round((self.extent - y) * self.ppm - 0.5)),
                        round(radius_mm * self.ppm), 1, -1)
         return mask
+
+
+@functools.lru_cache(maxsize=8)
+def _geometry(size: int, ppm: float, extent: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Board x, y and distance from the centre (mm) of every pixel of a top view of this size:
+    the same for every frame a rig's view is made of, so made once (read-only arrays)."""
+    coord = (np.arange(size) + 0.5) / ppm - extent
+    xx, yy = np.meshgrid(coord, -coord)
+    rr = np.sqrt(xx * xx + yy * yy)
+    for a in (xx, yy, rr):
+        a.flags.writeable = False
+    return xx, yy, rr
+
+
+@functools.lru_cache(maxsize=8)
+def _thin_radius(size: int, ppm: float, extent: float) -> np.ndarray:
+    """Every other pixel's (both ways) distance from the centre, as ``np.hypot`` gives it."""
+    xx, yy, _ = _geometry(size, ppm, extent)
+    out = np.hypot(xx[::2, ::2], yy[::2, ::2])
+    out.flags.writeable = False
+    return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -415,7 +435,7 @@ def ditch_colour(view: TopView, discs: np.ndarray, board: Board, sectors: int = 
         return np.zeros((0, 3))
     img = view.image[::2, ::2]
     xx, yy = (g[::2, ::2] for g in view.grid)
-    rr = np.hypot(xx, yy)
+    rr = _thin_radius(view.image.shape[0], view.ppm, view.extent)
     mask = view.disc_mask(discs, board.disc_radius + 4.0)[::2, ::2]
     ring = ((rr > board.surface_radius + 6.0) & (rr < board.ditch_radius - 6.0) & (mask == 0)
             & view.inside[::2, ::2])
