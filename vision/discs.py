@@ -236,6 +236,7 @@ def disc_scale(view: TopView, board: Board, at: np.ndarray | None = None,
     z[:h, :w, 0] = a
     z[:h, :w, 1] = b
     fz = cv2.dft(z, flags=cv2.DFT_COMPLEX_OUTPUT)
+    box = _box(on)
     cells: list[tuple[int, int]] = []
     if at is not None:
         for x, y in np.asarray(at, np.float64).reshape(-1, 2):
@@ -255,9 +256,7 @@ def disc_scale(view: TopView, board: Board, at: np.ndarray | None = None,
         if at is not None:  # (the dilation's maximum at those cells only)
             scores.append(float(sum(_dilated_at(resp, element, r, c) for r, c in cells)))
             continue
-        local = cv2.dilate(resp, element)
-        peaks = np.sort(resp[(resp >= local) & on & (resp > SCALE_FLOOR)])[::-1]
-        scores.append(float(np.sum(peaks[:SCALE_PEAKS] - SCALE_FLOOR)))
+        scores.append(_peak_score(resp, element, on, box))
     best = int(np.argmax(scores))
     at_one = scores[SCALES.index(1.0)]
     if larger_gain is not None:
@@ -267,6 +266,36 @@ def disc_scale(view: TopView, board: Board, at: np.ndarray | None = None,
     if SCALES[best] != 1.0 and scores[best] > SCALE_GAIN * at_one + 1.0:
         return SCALES[best]
     return 1.0
+
+
+def _box(mask: np.ndarray) -> tuple[int, int, int, int] | None:
+    """The rows and columns (first, last + 1) a mask's pixels lie within; None if it has none."""
+    rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+    if not len(rows):
+        return None
+    return int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+
+
+def _peak_score(resp: np.ndarray, element: np.ndarray, on: np.ndarray,
+                box: tuple[int, int, int, int] | None) -> float:
+    """How strongly the ring response's strongest local maxima stand on ``on``: the sum of
+    the SCALE_PEAKS highest, in descending order, above SCALE_FLOOR. The maxima are found by
+    dilating only ``on``'s bounding ``box`` and as much round it as the element reaches (its
+    pixels see all they would in the whole), and the highest picked by a partition: the same
+    values, added in the same order, as sorting all of them."""
+    if box is None:
+        return 0.0
+    half = element.shape[0] // 2
+    h, w = resp.shape
+    r0, r1, c0, c1 = box
+    a0, a1, b0, b1 = max(0, r0 - half), min(h, r1 + half), max(0, c0 - half), min(w, c1 + half)
+    local = cv2.dilate(np.ascontiguousarray(resp[a0:a1, b0:b1]), element)
+    part, mask = resp[r0:r1, c0:c1], on[r0:r1, c0:c1]
+    found = part[(part >= local[r0 - a0:r1 - a0, c0 - b0:c1 - b0]) & mask & (part > SCALE_FLOOR)]
+    if len(found) > SCALE_PEAKS:
+        found = np.partition(found, len(found) - SCALE_PEAKS)[len(found) - SCALE_PEAKS:]
+    peaks = np.sort(found)[::-1]
+    return float(np.sum(peaks - SCALE_FLOOR))
 
 
 def _dilated_at(image: np.ndarray, element: np.ndarray, row: int, col: int) -> np.floating:
