@@ -131,8 +131,12 @@ def masked_median(values: np.ndarray, use: np.ndarray) -> np.ndarray:
     rest pushed to the end, quicker than NaN-aware medians on many short rows."""
     v = np.sort(np.where(use, values, np.inf), axis=-1)
     count = use.sum(axis=-1)
-    lo = np.take_along_axis(v, np.maximum((count - 1) // 2, 0)[..., None], -1)[..., 0]
-    hi = np.take_along_axis(v, np.maximum(count // 2, 0)[..., None], -1)[..., 0]
+    if v.ndim == 2:  # (rows picked by index: the same values, without take_along_axis's setup)
+        at = np.arange(len(v))
+        lo, hi = v[at, np.maximum((count - 1) // 2, 0)], v[at, np.maximum(count // 2, 0)]
+    else:
+        lo = np.take_along_axis(v, np.maximum((count - 1) // 2, 0)[..., None], -1)[..., 0]
+        hi = np.take_along_axis(v, np.maximum(count // 2, 0)[..., None], -1)[..., 0]
     return np.where(count > 0, 0.5 * (lo + hi), np.nan)
 
 
@@ -374,37 +378,55 @@ def _consensus(px: np.ndarray, py: np.ndarray, use: np.ndarray, cx: np.ndarray,
     """Per disc, the circle of ``radius`` through a pair of its rim points that most of its
     points lie on (within CONSENSUS_MM), nearest the estimate among equals; returns its centre
     and which points agree. The pairs are every used point with those a third and a half of
-    the way round the used ones from it: the same pairs every time, all of them usable."""
-    n, _ = px.shape
+    the way round the used ones from it: the same pairs every time, all of them usable.
+
+    All discs at once: each disc's used points first, padded to the most any has (the padding
+    neither votes nor is chosen), its pairs in the same order as one disc's alone, so that the
+    first best pair is the same one."""
     bx, by = cx.astype(np.float64).copy(), cy.astype(np.float64).copy()
     agree = np.ones(px.shape, bool)
-    for i in range(n):
-        idx = np.flatnonzero(use[i])
-        m = len(idx)
-        if m < 3:
-            continue
-        a = np.concatenate([idx, idx])
-        b = np.concatenate([idx[(np.arange(m) + m // 3) % m], idx[(np.arange(m) + m // 2) % m]])
-        x1, y1, x2, y2 = px[i, a], py[i, a], px[i, b], py[i, b]
-        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-        dx, dy = x2 - x1, y2 - y1
-        d = np.hypot(dx, dy) + 1e-9
-        h = np.sqrt(np.clip(radius**2 - (d / 2) ** 2, 0.0, None))
-        # of the two centres, the one on the side of the current estimate
-        nx, ny = -dy / d, dx / d
-        side = np.sign((cx[i] - mx) * nx + (cy[i] - my) * ny)
-        side[side == 0] = 1.0
-        hx, hy = mx + side * h * nx, my + side * h * ny
-        dist = np.abs(np.hypot(px[i][idx][None] - hx[:, None], py[i][idx][None] - hy[:, None])
-                      - radius)
-        votes = (dist < CONSENSUS_MM).sum(axis=1)
-        drift = np.hypot(hx - cx[i], hy - cy[i])
-        score = np.where((d > 0.6 * radius) & (drift < 4.0), votes - 0.01 * drift, -1.0)
-        best = int(np.argmax(score))
-        if score[best] <= 0:
-            continue
-        bx[i], by[i] = hx[best], hy[best]
-        agree[i] = np.abs(np.hypot(px[i] - bx[i], py[i] - by[i]) - radius) < CONSENSUS_MM
+    count = use.sum(axis=1)
+    rows = np.flatnonzero(count >= 3)
+    if not len(rows):
+        return bx, by, agree
+    m = count[rows]
+    most = int(m.max())
+    order = np.argsort(~use[rows], axis=1, kind="stable")[:, :most]  # used points first
+    ar = np.arange(most)
+    real = ar[None] < m[:, None]  # (rows, most): which of the padded points are used ones
+    mm = m[:, None]
+    third = np.take_along_axis(order, (ar[None] + mm // 3) % mm, axis=1)
+    half = np.take_along_axis(order, (ar[None] + mm // 2) % mm, axis=1)
+    a = np.concatenate([order, order], axis=1)
+    b = np.concatenate([third, half], axis=1)
+    paired = np.concatenate([real, real], axis=1)
+    x, y = px[rows], py[rows]
+    x1, y1 = np.take_along_axis(x, a, axis=1), np.take_along_axis(y, a, axis=1)
+    x2, y2 = np.take_along_axis(x, b, axis=1), np.take_along_axis(y, b, axis=1)
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    dx, dy = x2 - x1, y2 - y1
+    d = np.hypot(dx, dy) + 1e-9
+    h = np.sqrt(np.clip(radius**2 - (d / 2) ** 2, 0.0, None))
+    # of the two centres, the one on the side of the current estimate
+    nx, ny = -dy / d, dx / d
+    ccx, ccy = cx[rows][:, None], cy[rows][:, None]
+    side = np.sign((ccx - mx) * nx + (ccy - my) * ny)
+    side[side == 0] = 1.0
+    hx, hy = mx + side * h * nx, my + side * h * ny
+    ux, uy = np.take_along_axis(x, order, axis=1), np.take_along_axis(y, order, axis=1)
+    dist = np.abs(np.hypot(ux[:, None, :] - hx[:, :, None], uy[:, None, :] - hy[:, :, None])
+                  - radius)
+    votes = ((dist < CONSENSUS_MM) & real[:, None, :]).sum(axis=2)
+    drift = np.hypot(hx - ccx, hy - ccy)
+    score = np.where((d > 0.6 * radius) & (drift < 4.0), votes - 0.01 * drift, -1.0)
+    score = np.where(paired, score, -np.inf)
+    best = np.argmax(score, axis=1)
+    at = np.arange(len(rows))
+    won = score[at, best] > 0
+    rows, best, at = rows[won], best[won], at[won]
+    bx[rows], by[rows] = hx[at, best], hy[at, best]
+    agree[rows] = np.abs(np.hypot(px[rows] - bx[rows][:, None], py[rows] - by[rows][:, None])
+                         - radius) < CONSENSUS_MM
     return bx, by, agree
 
 
