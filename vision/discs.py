@@ -395,7 +395,9 @@ def candidates(view: TopView, board: Board, *, min_strength: float = 4.0,
     span = int(2 * round(0.55 * board.disc_radius * view.ppm) + 1)
     element = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (span, span))
     rows, cols = np.nonzero((score > min_strength) & on_board)
-    weak = np.partition(sectors[:, rows, cols], _WEAK_SECTORS, axis=0)[_WEAK_SECTORS]
+    # (each point's sectors along a contiguous row: the same order statistic)
+    weak = np.partition(np.ascontiguousarray(sectors[:, rows, cols].T), _WEAK_SECTORS,
+                        axis=1)[:, _WEAK_SECTORS]
     strength = np.zeros_like(score)
     strength[rows, cols] = weak
     local = cv2.dilate(strength, element)

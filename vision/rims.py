@@ -344,16 +344,20 @@ def _measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board:
     onrim = np.where((free.sum(axis=1) > onrim.sum(axis=1))[:, None], free, onrim)
     # a far half's few profiles can fit a wild radius where the rim all round says the disc's
     fr = np.where(np.abs(fr - radius) < 2.5, fr, np.where(own, ur, fr))
+    # (each rim's medians over its good points, all rims at once: finite values, so the
+    # same as np.median's of each row's)
+    spreads = masked_median(np.abs(res), good)
+    contrasts = masked_median(strength, good)
     result: list[Rim | None] = []
     for i in range(n):
         if use[i].sum() < 10 or not abs(fr[i] - radius) < 2.5 or not good[i].any():
             result.append(None)
             continue
-        spread = 1.4826 * float(np.median(np.abs(res[i][good[i]])))
+        spread = 1.4826 * float(spreads[i])
         sigma = _centre_sigma(px[i], py[i], float(fx[i]), float(fy[i]), w[i], spread)
         result.append(Rim(float(fx[i]), float(fy[i]), float(z[i]), float(fr[i]),
                           float(onrim[i].mean()), int(good[i].sum()), spread, sigma,
-                          float(np.median(strength[i][good[i]])),
+                          float(contrasts[i]),
                           bool(math.hypot(fx[i], fy[i]) > board.surface_radius),
                           px[i], py[i], use[i], bool(near_half[i])))
     return result
