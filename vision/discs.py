@@ -473,13 +473,7 @@ def ditch_colour(view: TopView, discs: np.ndarray, board: Board, sectors: int = 
     sector = (np.arctan2(yy[ring], xx[ring]) % (2 * np.pi) * sectors / (2 * np.pi)).astype(int)
     sector %= sectors
     pixels = img[ring]
-    order = np.argsort(sector, kind="stable")
-    bounds = np.searchsorted(sector[order], np.arange(sectors + 1))
-    med = np.full((sectors, 3), np.nan)
-    for k in range(sectors):
-        part = pixels[order[bounds[k]:bounds[k + 1]]]
-        if len(part) > 2:
-            med[k] = np.median(part, axis=0)
+    med = _sector_medians(pixels, sector, sectors)
     have = ~np.isnan(med[:, 0])
     if not have.any():
         return np.full((len(discs), 3), 128.0)
@@ -490,6 +484,31 @@ def ditch_colour(view: TopView, discs: np.ndarray, board: Board, sectors: int = 
         gap = np.minimum(np.abs(idx - k), sectors - np.abs(idx - k))
         out.append(med[idx[np.argmin(gap)]])
     return np.array(out)
+
+
+def _sector_medians(pixels: np.ndarray, sector: np.ndarray, sectors: int) -> np.ndarray:
+    """Per sector (sectors, 3), the median colour of its pixels (n, 3; NaN for a sector of
+    two or fewer): each channel sorted within the sectors at once and its middle value (or
+    the two middle values' mean, in the pixels' own precision) picked, the same numbers
+    ``np.median`` gives each sector's pixels."""
+    med = np.full((sectors, 3), np.nan)
+    if not len(pixels) or np.isnan(pixels).any():  # (numpy's own answer for NaNs)
+        for k in range(sectors):
+            part = pixels[sector == k]
+            if len(part) > 2:
+                med[k] = np.median(part, axis=0)
+        return med
+    count = np.bincount(sector, minlength=sectors)[:sectors]
+    start = np.concatenate([[0], np.cumsum(count)[:-1]])
+    has = np.flatnonzero(count > 2)
+    lo = start[has] + (count[has] - 1) // 2
+    hi = start[has] + count[has] // 2
+    odd = (count[has] % 2) == 1
+    two = pixels.dtype.type(2)
+    for c in range(pixels.shape[1]):
+        v = pixels[np.lexsort((pixels[:, c], sector)), c]
+        med[has, c] = np.where(odd, v[lo], (v[lo] + v[hi]) / two)
+    return med
 
 
 def surround_colour(view: TopView, discs: np.ndarray, board: Board, *, inner_mm: float = 3.0,
