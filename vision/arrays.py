@@ -1,9 +1,11 @@
-"""Reductions over a colour axis, written out: the same sums numpy's reductions make, quicker.
+"""Reductions written out: the same numbers numpy's own give, to the last bit, quicker.
 
 A top view's per-pixel sums over its three channels (a difference's size, its brightness) are
 reductions over an axis of three, which numpy walks one short row at a time, several times
-slower than three whole-image additions. It adds such a row's values in order, ``(c0 + c1) +
-c2``, as these do, so the results are the same to the last bit (tests/vision/test_arrays.py).
+slower than three whole-image additions; it adds such a row's values in order, ``(c0 + c1) +
+c2``, as these do. Medians over a disc's few dozen samples, or a ring's neighbours, are order
+statistics: picked from a partition or sort along a contiguous axis they are the same values
+numpy's slower paths pick (tests/vision/test_arrays.py holds each to numpy's own).
 """
 
 from __future__ import annotations
@@ -45,3 +47,18 @@ def median(a: np.ndarray, axis: int) -> np.ndarray:
         return np.partition(last, half, axis=-1)[..., half]
     part = np.partition(last, (half - 1, half), axis=-1)
     return (part[..., half - 1] + part[..., half]) / a.dtype.type(2)
+
+
+def nanmedian_rows(a: np.ndarray) -> np.ndarray:
+    """``np.nanmedian(a, axis=-1)`` of a float array, to the last bit and without its
+    warning for a row of NaNs only (NaN there too): each row sorted (NaNs last) and its
+    middle value, or the mean of its two middle values in the array's precision, taken.
+    numpy's own works through a large array's rows one at a time."""
+    a = np.asarray(a)
+    if a.dtype.kind != "f" or a.shape[-1] == 0:
+        return np.nanmedian(a, axis=-1)
+    v = np.sort(a, axis=-1)  # (NaNs sort last)
+    count = a.shape[-1] - np.isnan(v).sum(axis=-1)
+    lo = np.take_along_axis(v, np.maximum((count - 1) // 2, 0)[..., None], -1)[..., 0]
+    hi = np.take_along_axis(v, np.maximum(count // 2, 0)[..., None], -1)[..., 0]
+    return np.where(count > 0, (lo + hi) / a.dtype.type(2), a.dtype.type(np.nan))

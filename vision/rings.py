@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from rules.board import Board
+from vision.arrays import nanmedian_rows
 from vision.fit import least_squares
 from vision.projection import CameraModel, plane_maps
 
@@ -204,7 +205,7 @@ def _steady(offsets: np.ndarray, tol: float, span: int = 7) -> np.ndarray:
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            local = np.nanmedian(offsets[idx], axis=1)
+            local = nanmedian_rows(offsets[idx])
     return np.abs(offsets - local) < tol
 
 

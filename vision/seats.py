@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from rules.board import Board
+from vision.arrays import nanmedian_rows
 from vision.errors import UnknownSeat
 from vision.projection import CameraModel, plane_maps
 
@@ -80,7 +81,7 @@ def find_turn(grey: np.ndarray, camera: CameraModel, board: Board,
     if r1 > r0:
         samples = _ring_samples(grey, camera, np.linspace(r0, r1, 16))
         with np.errstate(all="ignore"):
-            prof = np.nanmedian(line_polarity * samples, axis=1)
+            prof = nanmedian_rows(line_polarity * samples)
         ridge = _ridge(np.nan_to_num(prof, nan=float(np.nanmedian(prof))), 6)
         pos, strength = _fold_peak(ridge, _BINS // 4)
         if strength > 6.0:

@@ -1,9 +1,11 @@
-"""The colour-axis sums written out give numpy's reductions to the last bit."""
+"""The reductions written out give numpy's own to the last bit."""
+
+import warnings
 
 import numpy as np
 import pytest
 
-from vision.arrays import channel_mean, channel_sq, channel_sum, median
+from vision.arrays import channel_mean, channel_sq, channel_sum, median, nanmedian_rows
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -29,3 +31,18 @@ def test_median_is_numpys(dtype: type, shape: tuple[int, ...], axis: int) -> Non
     a = rng.standard_normal(shape).astype(dtype)
     a.flat[0] = np.nan
     assert np.array_equal(median(a, axis), np.median(a, axis=axis), equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(720, 15), (1440, 16), (20, 7), (1, 1)])
+def test_nanmedian_rows_is_numpys(dtype: type, shape: tuple[int, ...]) -> None:
+    rng = np.random.default_rng(13)
+    for share in (0.0, 0.3, 0.9):
+        a = np.round(rng.standard_normal(shape) * 20.0).astype(dtype)  # (ties)
+        a[rng.uniform(size=shape) < share] = np.nan
+        a[0] = np.nan  # a row of NaNs only
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            want = np.nanmedian(a, axis=-1)
+        got = nanmedian_rows(a)
+        assert got.dtype == want.dtype and np.array_equal(got, want, equal_nan=True)
