@@ -156,7 +156,7 @@ def find_points(grey: np.ndarray, camera: CameraModel, board: Board, half_mm: fl
             votes = []
             for k, (prof, _, _) in profs.items():
                 if sets[k].kind == "line":
-                    dev = prof - np.nanmedian(prof, axis=1, keepdims=True)
+                    dev = prof - nanmedian_rows(prof)[:, None]
                     votes.append(np.nanmedian(np.nanmax(dev, axis=1)) -
                                  np.nanmedian(-np.nanmin(dev, axis=1)))
             line_polarity = 1.0 if votes and float(np.nansum(votes)) > 0 else -1.0
