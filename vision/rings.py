@@ -358,11 +358,19 @@ def _residuals(cam: CameraModel, base: np.ndarray, mask: np.ndarray, points: Rin
         prior = np.array([measure.prior[c] for c in free_r])
         spread = np.array([measure.sigma[c] for c in free_r])
 
-    def rim_of(q: np.ndarray) -> np.ndarray:
+    flat = np.zeros(len(ring))  # (the points' height: on the surface)
+    ring_x, ring_y = ring[:, 0].copy(), ring[:, 1].copy()
+    pixels_x, pixels_y = pixels[:, 0].copy(), pixels[:, 1].copy()
+    normal_x, normal_y = normal[:, 0].copy(), normal[:, 1].copy()
+
+    def radii_of(q: np.ndarray) -> np.ndarray:
         r = points.radius
         if len(free_r):
             r = r + np.where(which >= 0, q[k:][np.maximum(which, 0)], 0.0)
-        return np.concatenate([ring * r[:, None], np.zeros((len(ring), 1))], 1)
+        return r
+
+    def rim_of(q: np.ndarray) -> np.ndarray:
+        return np.concatenate([ring * radii_of(q)[:, None], np.zeros((len(ring), 1))], 1)
 
     def radius_prior(q: np.ndarray) -> np.ndarray:
         if not len(free_r):
@@ -373,11 +381,14 @@ def _residuals(cam: CameraModel, base: np.ndarray, mask: np.ndarray, points: Rin
         p = base.copy()
         p[mask] = q[:k]
         c = cam.with_params(p)
-        rim = rim_of(q)
-        if not want_jacobian:  # a trial step: the quick projection will do
-            off = np.sum((pixels - c.project(rim)) * normal, axis=1) * sw
+        if not want_jacobian:  # a trial step: the quick projection will do (the points'
+            # coordinates apart, and the offsets' two terms added as np.sum adds them)
+            r = radii_of(q)
+            u, v = c.project_xyz(ring_x * r, ring_y * r, flat)
+            off = ((pixels_x - u) * normal_x + (pixels_y - v) * normal_y) * sw
             return np.concatenate([off, _prior_residuals(p, priors, cam.width, cam.height),
                                    radius_prior(q)])
+        rim = rim_of(q)
         uv, dj = cv2.projectPoints(rim, np.asarray(c.rvec), np.asarray(c.tvec), c.matrix(),
                                    c.distortion())
         uv = uv.reshape(-1, 2)
