@@ -435,9 +435,13 @@ def board_light(view: TopView, discs: np.ndarray, board: Board, cell_mm: float =
     n = -(-size // cell)
     pad = n * cell - size
     m = np.pad(bare.astype(np.float32), ((0, pad), (0, pad)))
-    v = np.pad(img * bare[..., None], ((0, pad), (0, pad), (0, 0)))
+    v = np.zeros((n * cell, n * cell, 3), np.result_type(img, bare))
+    np.multiply(img, bare[..., None], out=v[:size, :size])
     count = m.reshape(n, cell, n, cell).sum(axis=(1, 3))
-    total = v.reshape(n, cell, n, cell, 3).sum(axis=(1, 3))
+    # (each cell's pixels as rows, added one after another in the order numpy's sum over the
+    # cell's two axes takes them, row by row: the same totals, in whole-row additions)
+    total = np.add.reduce(v.reshape(n, cell, n, cell, 3).transpose(1, 3, 0, 2, 4)
+                          .reshape(cell * cell, n * n * 3), axis=0).reshape(n, n, 3)
     grid = np.where(count[..., None] > cell * cell / 8, total / np.maximum(count, 1)[..., None],
                     np.nan)
     have = ~np.isnan(grid[..., 0])
