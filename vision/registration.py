@@ -265,7 +265,7 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
     log.debug("board found: %d ring points, sigma %.3f mm, agreement %.2f, lines at %s",
               fit.inliers, fit.sigma_mm, score, found_board.line_radii)
     return Found(cam, fit, guess.sigma, coverage, found_board, score, polarity,
-                 _doubt(best, fits, board, grey))
+                 _doubt(best, fits, board, grey, lines=measure))
 
 
 def _same(a: coarselib.Coarse, b: coarselib.Coarse) -> bool:
@@ -285,8 +285,8 @@ DOUBT_LINE = 0.5  # ... or one of whose lines is found on less than this share o
 LINE_NAMES = ("15", "10", "outer")
 
 
-def _doubt(best: tuple, fits: list[tuple], prior: Board, grey: np.ndarray | None = None
-           ) -> str:
+def _doubt(best: tuple, fits: list[tuple], prior: Board, grey: np.ndarray | None = None,
+           lines: bool = True) -> str:
     """Why the board as found is in doubt, or "": its lines followed over too little of
     their round (all of them, or one), or another reading of them (another circle taken for
     one of the lines) explaining them about as well. Circles alone do not say which is the
@@ -295,12 +295,13 @@ def _doubt(best: tuple, fits: list[tuple], prior: Board, grey: np.ndarray | None
     the best reading follows lying on its own playing surface, between its lines, is no
     board's reading (a board has no other painted circle there: the rival took the surface's
     edge or the ditch's wall for the outer line), unless the best leaves one of the rival's so
-    too."""
+    too. ``lines``: whether each line is asked to be followed too (not for a board the
+    installer stated, which is taken as stated; ``calibrate`` warns of its lines instead)."""
     cam, _, score, board, polarity = best
     if score < DOUBT_AGREEMENT:
         return (f"the board's lines were found on only {score:.0%} of their round where the "
                 "camera puts them")
-    if grey is not None:
+    if grey is not None and lines:
         # the lines agree well as a whole, one of them not: the fit put that line off (a
         # board of other proportions held at the tournament's: a 10 read as a 15 by 6 mm)
         for line, (hits, seen) in zip(LINE_NAMES, line_hits(grey, cam, board, polarity),
