@@ -59,6 +59,7 @@ from vision.unread import (
     SUSPECT_CHANGE,
     beside,
     cell,
+    label_at,
     marked_over,
     over_board,
     part_of,
@@ -435,14 +436,24 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     if diff is not None:  # what changed the board and is not a disc read, flagged there
         over = over_board(diff, view, board, discs, least)
         if over is not None:  # a hand or an arm: its own patches are not discs
-            discs = [d for d in discs if not part_of(d, over, view, board, sides.colours)]
+            # (a side's colour counts where a disc away from the thing or the match shows
+            # it: one learnt from the hand's own patch read as a disc is no side's)
+            away = [d.colour for d in discs if label_at(
+                over, view, d.x_mm, d.y_mm, board.disc_radius + 7.0) is None]
+            known = away + [c for c in colours or () if c is not None]
+            discs = [d for d in discs if not part_of(d, over, view, board, known)]
         discs = beside(diff, view, board, discs, least)
         unread = [_unread_disc(x, y, view, board, reg, sides.colours)
                   for x, y in unread_places(diff, view, board, discs, least)]
         unread += [_unread_disc(x, y, view, board, reg, sides.colours)
                    for x, y in _rejected(seen_, discs + unread)]
-        if over is not None:
-            unread = marked_over(unread, over, view)
+        if over is not None:  # a disc read in doubt on it is more likely the hand's own
+            # rim (a knuckle, a fingertip) than a disc: said once with the rest of its marks
+            on = [d.uncertain and not d.in_ditch and label_at(
+                over, view, d.x_mm, d.y_mm, board.disc_radius) is not None for d in discs]
+            unread = marked_over([d for d, o in zip(discs, on, strict=True) if o] + unread,
+                                 over, view)
+            discs = [d for d, o in zip(discs, on, strict=True) if not o]
             if not any(d.uncertain for d in discs + unread):
                 doubts.append(OVER_BOARD_DOUBT)
         discs += unread

@@ -84,6 +84,9 @@ def unexplained(diff: Difference, view: Any, board: Board, discs: list,
 OVER_AREA = 4.0  # a change unexplained by the discs read over this many discs' areas in one
 #                 patch is something over the board: a hand, an arm, a sleeve
 OVER_LIKE = 0.45  # a disc read there whose face is this near its colour (log) is a patch of it
+BEYOND_CHANGE = 0.5    # log change beyond the surface that is something there, at least
+BEYOND_PER_NOISE = 4.0  # ... and this many times its median change there
+BEYOND_GAP_MM = 18.0    # gaps in a patch this wide are closed (a hand the board's colour)
 OVER_DOUBT = ("a hand, an arm or something else lies over the board here: take the picture "
               "again once it is clear, or check the discs near it")
 OVER_BOARD_DOUBT = OVER_DOUBT.replace(" here", "")  # (nothing marked to say where)
@@ -94,26 +97,61 @@ def over_board(diff: Difference, view: Any, board: Board, discs: list,
     """Where something other than discs lies over the playing surface (the view's labels,
     one per thing, 0 elsewhere), or None: a patch of change the discs read do not explain,
     larger than a few discs (a cluster of discs explains its own; a disc left unread is one
-    disc's patch) and reaching in over the surface's edge. A hand's knuckles, a sleeve's folds
-    and the arm's edge against the board ring like rims."""
-    changed = changes(diff, view, board, least) & (view.radius < board.surface_radius)
-    mask = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    disc's patch) and reaching in over the surface's edge, or across the ditch from beyond
+    it. A hand's knuckles, a sleeve's folds and the arm's edge against the board ring like
+    rims."""
+    rr = view.radius
     area = math.pi * ((board.disc_radius + 3.0) * view.ppm) ** 2  # a disc and its shadow
-    # each patch less what the discs read in it explain (those rimmed on a hand too: they are
-    # counted, not masked, so they cannot cut the hand into pieces each too small to tell)
+    surface = changes(diff, view, board, least)
+    labels, big = _big(surface, view, discs, area, (rr > board.surface_radius - 4.0) & (
+        rr < board.surface_radius))
+    # A hand the colour of the board changes it little over the surface, but its arm
+    # crosses the ditch and the rail to reach it: a patch from well inside the surface's edge
+    # to beyond the ditch's is no disc's (one in the ditch touching one at the edge spans
+    # less), and is weighed whole. Beyond the surface the change is taken as it is, less its
+    # median there (a cloud's): the light field is the surface's, and a dark rail beside
+    # dark discs in the ditch would take their shade for the light's. The gaps a hand the
+    # board's colour leaves in its own patch are closed.
+    band = view.inside & (rr >= board.surface_radius)
+    crossing, far = labels, []
+    if band.any():
+        raw = diff.residual + diff.light[..., None]
+        raw -= np.median(raw[band], axis=0)
+        size = np.sqrt(channel_sq(cv2.blur(raw, (5, 5))))
+        beyond = (size > max(BEYOND_CHANGE, BEYOND_PER_NOISE * float(np.median(size[band])))
+                  ) & band
+        crossing, far = _big(surface | beyond, view, discs, area,
+                             rr > board.ditch_radius + 2.0, rr < board.surface_radius - 4.0,
+                             close=max(3, round(BEYOND_GAP_MM * view.ppm) | 1))
+    if not big and not far:
+        return None
+    out = np.where(np.isin(labels, big), labels, 0)
+    if far:
+        top = int(labels.max()) + 1
+        out = np.where((out == 0) & np.isin(crossing, far), crossing + top, out)
+    return out
+
+
+def _big(changed: np.ndarray, view: Any, discs: list, area: float, *reach: np.ndarray,
+         close: int = 0) -> tuple[np.ndarray, list[int]]:
+    """The patches of ``changed`` (the view's labels) and those of them that touch each of
+    the ``reach`` masks with over :data:`OVER_AREA` discs' areas the discs read in them do not
+    explain (those rimmed on a hand too: they are counted, not masked, so they cannot cut the
+    hand into pieces each too small to tell); gaps narrower than ``close`` pixels closed."""
+    mask = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    if close:
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(
+            cv2.MORPH_ELLIPSE, (close, close)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     explained = np.zeros(n)
     for d in discs:
-        k = labels[cell(view, d.x_mm, d.y_mm, labels.shape)]
-        explained[k] += area
-    # and reaching in from beyond the surface's edge, as a player's arm does (a crowd of
-    # discs and their shadows in the middle of the board can leave as much unexplained)
-    edge = labels[(view.radius > board.surface_radius - 4.0) & (view.radius
-                                                                < board.surface_radius)]
-    reaching = set(np.unique(edge[edge > 0]).tolist())
-    big = [k for k in reaching
-           if stats[k, cv2.CC_STAT_AREA] - explained[k] >= OVER_AREA * area]
-    return np.where(np.isin(labels, big), labels, 0) if big else None
+        explained[labels[cell(view, d.x_mm, d.y_mm, labels.shape)]] += area
+    touching = set(range(1, n))
+    for where in reach:
+        hit = labels[where]
+        touching &= set(np.unique(hit[hit > 0]).tolist())
+    return labels, [k for k in sorted(touching)
+                    if stats[k, cv2.CC_STAT_AREA] - explained[k] >= OVER_AREA * area]
 
 
 def cell(view: Any, x: float, y: float, shape: tuple[int, ...]) -> tuple[int, int]:
@@ -152,18 +190,20 @@ PATCH_AROUND_MM = 40.0  # the colour a thing over the board has round a disc, wi
 
 
 def part_of(d: DiscReading, over: np.ndarray, view: Any, board: Board,
-            colours: tuple[RGB | None, RGB | None]) -> bool:
+            colours: list[RGB]) -> bool:
     """Whether a disc read is a patch of what lies over the board: beside it, its face of the
-    colour that thing has round it and of neither side's (a disc under a hand's edge, or in a
-    crowd of its own side's, is its side's colour)."""
+    colour that thing has round it, and nearer that than any of the discs' ``colours`` seen
+    elsewhere (a disc under a hand's edge, or in a crowd of its own side's, is its side's
+    colour; a fingertip may be as near a shaded disc in the ditch as to the hand, not
+    nearer)."""
     if d.in_ditch or d.zone == 0 or label_at(over, view, d.x_mm, d.y_mm,
                                               board.disc_radius + 7.0) is None:
         return False
     face = np.log(np.array(d.colour) + 8.0)
-    if any(c is not None and float(np.linalg.norm(face - np.log(np.array(c) + 8.0))) < OVER_LIKE
-           for c in colours):
-        return False
-    if not d.side_sure and label_at(over, view, d.x_mm, d.y_mm, 0.0) is not None:
+    side = min((float(np.linalg.norm(face - np.log(np.array(c) + 8.0))) for c in colours),
+               default=math.inf)
+    if not d.side_sure and side >= OVER_LIKE and label_at(over, view, d.x_mm, d.y_mm,
+                                                           0.0) is not None:
         return True  # in the middle of it, and of neither side's colour surely
     r = int(np.ceil(PATCH_AROUND_MM * view.ppm)) + 1  # (a window round the disc, not the view)
     row, col = cell(view, d.x_mm, d.y_mm, over.shape)
@@ -173,7 +213,8 @@ def part_of(d: DiscReading, over: np.ndarray, view: Any, board: Board,
     if not near.any():
         return False
     colour = np.median(view.image[win][near], axis=0)[::-1]  # RGB
-    return float(np.linalg.norm(face - np.log(colour + 8.0))) < OVER_LIKE
+    thing = float(np.linalg.norm(face - np.log(colour + 8.0)))
+    return thing < OVER_LIKE and thing < side
 
 
 BESIDE_DOUBT = "something beside it changed the board and is not a disc read (a hand over it?)"

@@ -262,6 +262,27 @@ def test_a_board_with_changes_not_read_as_discs_teaches_no_colours():
     assert None not in reading.colours and reading.sides_seen is None
 
 
+@pytest.mark.parametrize(("boards", "number"), [
+    ("layouts", 1),  # a fingertip on a black board, read as a 5 of the ditch's white set
+    ("layouts", 9),  # a hand the board's colour: its knuckles read as four 5s, flagged
+    ("layouts", 47),  # two hands over a sunlit board, seven patches read as 5s
+    ("play", 44),  # a palm on a light board read as a 10, unflagged
+    ("play", 83),  # six fingertips and knuckles read as 10s and 5s
+])
+def test_a_hand_reaching_in_across_the_ditch_is_said_not_read_as_discs(boards, number):
+    """Tuning frames where a player's hand lay over the playing surface. Much like the board
+    where it lies, it changed the board little there, less than the few discs' worth that
+    tell a hand; but its arm crosses the ditch and the rail to reach it, which no disc does.
+    The reading says something lies over the board, and reads no disc that scores where none
+    lies."""
+    frame, truth, cal = scenes.bench_frame(boards, 11 if boards == "play" else 12, number,
+                                           calibrated=True)
+    reading = read_board(frame, cal)
+    assert reading.check
+    assert not [d for d in reading.discs if d.zone > 0 and all(
+        math.dist(d.pixel, t["pixel"]) > 0.6 * t["radius_px"] for t in truth["discs"])]
+
+
 def test_navy_discs_on_a_navy_board_are_read_or_flagged_against_the_empty_board():
     """Navy discs on a navy board, a 22-inch one taken at the tournament's size (retired seed
     111, play frame 88): two rims are followed over a third of their round only, round faces
