@@ -341,6 +341,8 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         reg, board = _rescaled(reg, board, prior)
     seen_ = _look(frame, calibration, reg, board)
     size_seen = None
+    size_doubt: tuple[list[tuple[float, float]], str] | None = None  # discs whose zone the
+    # board's size, not surely known, decides (board mm), and why
     if not stated:
         # the board's scale is its outer line's tournament radius unless stated: discs that
         # look another size say the board is another size
@@ -378,9 +380,19 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             seen_ = _look(frame, calibration, *_rescaled(reg, board, scale))
         few = _few_discs_size(seen_)
         if few is not None:
-            doubts.append(f"the discs look {few - 1:+.0%} the size the board is taken at, too "
-                          "few of them to be sure of its size: check the board, or state it in "
-                          "the config's [board]")
+            # the board read at the size its few discs' rings say too: the discs whose zone
+            # is the same either way are sure whichever it is; the others, or any disc found
+            # at one size only, are in doubt
+            said = (f"the discs look {few - 1:+.0%} the size the board is taken at, too few "
+                    "of them to be sure of its size: check the board, or state it in the "
+                    "config's [board]")
+            sizes = _size_dependent(seen_, _look(frame, calibration,
+                                                 *_rescaled(reg, board, scale / few)))
+            if sizes is None:
+                doubts.append(said)
+            elif sizes:
+                size_doubt = (sizes, "its zone: " + said.replace("the discs look", "the discs "
+                                                                  "on the board look"))
         elif swept and _sized_count(seen_) < 3:
             doubts.append("its discs were found only on taking the board for another size, "
                           "too few of them to be sure of it: check the board, or state it in "
@@ -432,6 +444,11 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             (float(pix[0]), float(pix[1])), float(np.hypot(*(edge - pix))), rim.in_ditch,
             sure, (round(float(face[0])), round(float(face[1])), round(float(face[2]))),
             round(confidence, 3), doubt))
+    if size_doubt is not None:
+        at, why = size_doubt
+        reach = 0.5 * board.disc_radius
+        discs = [d.flagged(why) if any(math.dist((d.x_mm, d.y_mm), p) < reach for p in at)
+                 else d for d in discs]
     discs = _crowded(discs, board)
     if diff is not None:  # what changed the board and is not a disc read, flagged there
         over = over_board(diff, view, board, discs, least)
@@ -795,6 +812,32 @@ def _few_discs_size(seen: _Seen) -> float | None:
         return None
     k = disc_scale(seen.view, board, at=np.array(scoring))
     return k if abs(k - 1.0) > FEW_SIZE_OFF else None
+
+
+def _size_dependent(seen: _Seen, other: _Seen) -> list[tuple[float, float]] | None:
+    """The discs of ``seen`` (board mm) whose zone differs in ``other``, the same frame read
+    with the board at another size, or that ``other`` does not find; None when ``other``
+    finds a scoring disc ``seen`` does not (then the board as a whole is in doubt). Discs
+    are paired by where they lie as a share of each look's board."""
+    def spots(look: _Seen) -> list[tuple[float, float, int]]:
+        b = look.board
+        return [(r.x_mm / b.outer_radius, r.y_mm / b.outer_radius,
+                 0 if r.in_ditch else b.zone(math.hypot(r.x_mm, r.y_mm)))
+                for r in (look.rims[i] for i in look.keep)]
+    mine, theirs = spots(seen), spots(other)
+    reach = 1.5 * seen.board.disc_radius / seen.board.outer_radius  # (discs lie 2 apart)
+    paired: set[int] = set()
+    out = []
+    for x, y, zone in mine:
+        near = [j for j, (u, v, _) in enumerate(theirs) if math.dist((x, y), (u, v)) < reach]
+        j = min(near, key=lambda j: math.dist((x, y), theirs[j][:2]), default=None)
+        if j is not None:
+            paired.add(j)
+        if (j is None and zone > 0) or (j is not None and theirs[j][2] != zone):
+            out.append((x * seen.board.outer_radius, y * seen.board.outer_radius))
+    if any(zone > 0 and j not in paired for j, (_, _, zone) in enumerate(theirs)):
+        return None
+    return out
 
 
 def _disc_size(rims: list, keep: list[int], board: Board) -> float:

@@ -4,6 +4,7 @@ a millimetre, and its discs zoned by its own lines; a board the installer states
 stated."""
 
 import math
+from types import SimpleNamespace
 
 import pytest
 
@@ -207,3 +208,53 @@ def test_a_size_no_board_gives_is_not_taken(size):
     frame, _ = scenes.rig(3).frame(scenes.ring(120.0, 3, 0))
     reading = read_board(frame, size=size)
     assert reading.board == read_board(frame).board
+
+
+@pytest.mark.parametrize("number", [29, 60])
+def test_a_board_s_size_in_doubt_flags_only_the_discs_it_decides(number):
+    """Tuning frames of a fixed rig with two scoring discs, whose rings say the board is 13 to
+    17 % another size than it is taken at: too few discs to be sure of its size. Read at both
+    sizes, each disc lies in the same zone, so the reading is sure of them whichever size the
+    board is, and flags nothing (it once flagged the whole board)."""
+    frame, truth, cal = scenes.bench_frame("play", 11, number, calibrated=True)
+    reading = read_board(frame, cal)
+    assert not reading.doubts
+    scoring = [t for t in truth["discs"] if t["zone"] > 0]
+    assert scoring
+    for t in scoring:
+        d = min(reading.discs, key=lambda d: math.dist(d.pixel, t["pixel"]))
+        assert math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 3
+        assert (d.zone, d.team, d.uncertain) == (t["zone"], t["team"], False)
+
+
+def _look(board: Board, *discs: tuple[float, float, bool]) -> SimpleNamespace:
+    """What _size_dependent reads of a look: its board and its discs' rims (x, y, in the
+    ditch)."""
+    rims = [SimpleNamespace(x_mm=x, y_mm=y, in_ditch=ditch) for x, y, ditch in discs]
+    return SimpleNamespace(board=board, rims=rims, keep=list(range(len(rims))))
+
+
+def test_the_discs_a_board_s_size_decides_are_those_whose_zone_it_changes():
+    """The board taken at two sizes (the other 15 % larger, its millimetres with it): a disc
+    well inside a zone lies in it at both, one just touching the 10 line lies wholly inside
+    it at the larger size (the discs keep theirs), a disc found at one size only is in doubt, and a scoring disc that only
+    the other size finds puts the whole board in doubt."""
+    from vision.reading import _size_dependent
+    from vision.registration import scaled
+
+    k = 1.15
+    big = scaled(STANDARD, k)
+    well = (0.0, 200.0, False)  # a 10 either way
+    # touching the 10 line, a 5; the board's lengths but not its discs' taken larger, a 10
+    edge = (STANDARD.ten_radius - STANDARD.disc_radius + 1.0, 0.0, False)
+    ditch = (0.0, -(STANDARD.surface_radius + 20.0), True)
+
+    def at(*spots):  # the same discs where the other look's board puts them
+        return [(x * k, y * k, d) for x, y, d in spots]
+
+    mine = _look(STANDARD, well, edge, ditch)
+    assert _size_dependent(mine, _look(big, *at(well, edge, ditch))) == [edge[:2]]
+    assert _size_dependent(_look(STANDARD, well), _look(big, *at(well))) == []
+    assert _size_dependent(_look(STANDARD, well, edge), _look(big, *at(well))) == [
+        edge[:2]]
+    assert _size_dependent(_look(STANDARD, well), _look(big, *at(well, edge))) is None
