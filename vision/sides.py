@@ -350,6 +350,11 @@ def _all(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
         except _Split:
             continue
         return _with_aside(core, raw, aside)
+    if colours is not None and None not in colours:
+        # both sides' colours known (named, or seen earlier in the match): a disc of either
+        # is that side's whatever else lies on the board, and only those of neither are
+        # unsure (a glared disc, another set's)
+        return _by_known(faces, raw, colours, np.zeros(n, bool))
     return _in_doubt(faces, raw, x, colours)
 
 
@@ -419,14 +424,7 @@ def _sides(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
                 sure = ~odd & (d[np.arange(n), teams] < near_enough)
                 return Sides(tuple(int(t) for t in teams), tuple(bool(o) for o in sure),
                              _seen(faces, teams, sure))
-        teams = np.argmin(d, axis=1)
-        # a disc far nearer one named colour than the other, and near it, is sure: a face
-        # unlike both (a dark disc greyed by a lamp's glare, a third set's) is nearer one of
-        # them by chance
-        sure = ((np.abs(d[:, 0] - d[:, 1]) > 0.25 * apart)
-                & (d.min(axis=1) < near_enough))
-        return Sides(tuple(int(t) for t in teams), tuple(bool(s) for s in sure & ~odd),
-                     _seen(faces, teams))
+        return _by_known(faces, raw, colours, odd)
     if two:  # (a disc far from the middle of its group's colours, a glared or worn one
         # between the two, is not sure of it: _tight)
         dark = int(np.argmin(_luma(centres)))
@@ -437,6 +435,21 @@ def _sides(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
     team = 0 if float(np.median(_luma(x))) < math.log(100.0 + 8.0) else 1
     teams = np.full(n, team)
     return Sides(tuple(int(t) for t in teams), (False,) * n, _seen(faces, teams))
+
+
+def _by_known(faces: np.ndarray, raw: np.ndarray, colours: tuple[RGB | None, RGB | None],
+              odd: np.ndarray) -> Sides:
+    """Sides by the two sides' named colours, disc by disc: each the nearer's, and sure of it
+    when far nearer one than the other, and near it (and not ``odd``). A face unlike both (a
+    dark disc greyed by a lamp's glare, a third set's) is nearer one of them by chance."""
+    ref = _log(np.array(colours))
+    d = np.linalg.norm(raw[:, None] - ref[None], axis=-1)
+    apart = float(np.linalg.norm(ref[0] - ref[1]))
+    near_enough = max(_SAME, 0.5 * apart)
+    teams = np.argmin(d, axis=1)
+    sure = (np.abs(d[:, 0] - d[:, 1]) > 0.25 * apart) & (d.min(axis=1) < near_enough)
+    return Sides(tuple(int(t) for t in teams), tuple(bool(s) for s in sure & ~odd),
+                 _seen(faces, teams))
 
 
 def _one_known(faces: np.ndarray, raw: np.ndarray, colours: tuple[RGB | None, RGB | None],

@@ -60,6 +60,18 @@ def test_three_colours_put_the_board_in_doubt():
     assert not any(s.sure)
 
 
+def test_three_colours_with_both_sides_known_put_only_the_third_in_doubt():
+    """The same board once an earlier round of the match saw both sides' colours: a disc of
+    either is that side's, whatever else lies on the board, and only the third colour's
+    (another set's, or a disc glared to a colour of neither) are to be checked."""
+    faces = np.concatenate([jitter(BLACK, 3, 1), jitter(NATURAL, 3, 2),
+                            jitter((40, 60, 200), 3, 4)])
+    s = assign(faces, colours=(BLACK, NATURAL))
+    assert not s.doubt
+    assert s.teams[:6] == (0, 0, 0, 1, 1, 1) and all(s.sure[:6])
+    assert not any(s.sure[6:])
+
+
 def test_a_third_set_in_the_ditch_is_set_aside():
     """Blue discs of another set lie in the ditch: they score nothing, so the board's two
     sides are read from the scoring discs, sure, and the blue ones given to the nearer side."""
