@@ -237,8 +237,9 @@ def _look(board: Board, *discs: tuple[float, float, bool]) -> SimpleNamespace:
 def test_the_discs_a_board_s_size_decides_are_those_whose_zone_it_changes():
     """The board taken at two sizes (the other 15 % larger, its millimetres with it): a disc
     well inside a zone lies in it at both, one just touching the 10 line lies wholly inside
-    it at the larger size (the discs keep theirs), a disc found at one size only is in doubt, and a scoring disc that only
-    the other size finds puts the whole board in doubt."""
+    it at the larger size (the discs keep theirs), a disc found at one size only is in
+    doubt, and a scoring disc that only the other size finds puts the whole board in
+    doubt."""
     from vision.reading import _size_dependent
     from vision.registration import scaled
 
