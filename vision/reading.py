@@ -86,6 +86,9 @@ MAX_FACE_UNEVEN = 0.2     # median log-colour distance of the face's samples fro
 UNEVEN_PER_CONTRAST = 0.1  # ... or this share of its contrast (a dark face's noise is large in
 #                            logarithms, yet small beside its difference from a light board)
 MAX_RADIUS_OFF_MM = 1.6  # apparent radius against the disc's
+ROUND_COVERAGE = 0.7     # against the empty board, a rim followed over this share of its round,
+ROUND_RADIUS_MM = 1.0    # ... at the disc's radius within this (and as tightly as ALL_ROUND_*),
+ROUND_UNEVEN = 0.5       # ... is a disc's round a face up to this uneven, where it changed
 HOLE_ITSELF = 1.0  # a rim centred within the 20 hole's radius is the hole's own (a red or
 #                   pale bottom looks a disc's face): a disc whose centre lies over the hole
 #                   falls in, and a deep hole's bottom shows off its centre under a camera
@@ -956,8 +959,13 @@ def _is_disc(rim: rimlib.Rim, face: np.ndarray, even: float, contrast: float,
     if change is not None:
         amount, least = change
         bold = amount >= BOLD_CONTRAST or contrast >= BOLD_CONTRAST
-        face_ok = amount >= least and even <= max(MAX_FACE_UNEVEN, UNEVEN_PER_CONTRAST
-                                                  * max(amount, contrast))
+        # (a face as uneven as grain, wear or a sheen across it make one is a disc's too when
+        # its rim was followed round most of its round, tightly, at the disc's radius)
+        face_ok = amount >= least and (
+            even <= max(MAX_FACE_UNEVEN, UNEVEN_PER_CONTRAST * max(amount, contrast))
+            or (rim.coverage >= ROUND_COVERAGE and rim.spread_mm <= ALL_ROUND_SPREAD_MM
+                and abs(rim.radius_mm - board.disc_radius) <= ROUND_RADIUS_MM
+                and even <= ROUND_UNEVEN))
     else:
         least = MIN_DITCH_CONTRAST if rim.in_ditch else MIN_FACE_CONTRAST
         unlike_lit = rim.in_ditch or float(
