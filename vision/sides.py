@@ -353,9 +353,32 @@ def _all(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
     if colours is not None and None not in colours:
         # both sides' colours known (named, or seen earlier in the match): a disc of either
         # is that side's whatever else lies on the board, and only those of neither are
-        # unsure (a glared disc, another set's)
-        return _by_known(faces, raw, colours, np.zeros(n, bool))
+        # unsure, when each of those lies between the two colours (a disc glared part of the
+        # way to the other side's). A colour beyond them (black discs beside known reds and
+        # greys) says the colours known may be wrong (a black side first seen greyed by
+        # glare), or another set is in play: the board stays in doubt.
+        known = _by_known(faces, raw, colours, np.zeros(n, bool))
+        odd = ~np.array(known.sure) & scoring
+        if not odd.any() or _between(raw[odd], colours).all():
+            return known
     return _in_doubt(faces, raw, x, colours)
+
+
+BETWEEN = 0.35  # a colour this near (a share of the two's distance) the way from one to the
+#                other is between them
+
+
+def _between(raw: np.ndarray, colours: tuple[RGB | None, RGB | None]) -> np.ndarray:
+    """Which faces (log colours, n x 3) lie on the way from one named colour to the other,
+    near it (see :data:`BETWEEN`)."""
+    a, b = _log(np.array(colours[0], np.float64)), _log(np.array(colours[1], np.float64))
+    ab = b - a
+    span = float(np.linalg.norm(ab))
+    if span == 0.0:
+        return np.zeros(len(raw), bool)
+    t = ((raw - a) @ ab) / span**2
+    off = np.linalg.norm(raw - a - t[:, None] * ab, axis=1)
+    return (t >= -BETWEEN) & (t <= 1.0 + BETWEEN) & (off <= BETWEEN * span)
 
 
 def _in_doubt(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
