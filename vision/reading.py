@@ -344,8 +344,8 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         reg, board = _rescaled(reg, board, prior)
     seen_ = _look(frame, calibration, reg, board)
     size_seen = None
-    size_doubt: tuple[list[tuple[float, float]], str] | None = None  # discs whose zone the
-    # board's size, not surely known, decides (board mm), and why
+    size_doubt: tuple[set[int], str] | None = None  # the discs (of the look's kept, in
+    # order) whose zone the board's size, not surely known, decides, and why
     if not stated:
         # the board's scale is its outer line's tournament radius unless stated: discs that
         # look another size say the board is another size
@@ -447,11 +447,9 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             (float(pix[0]), float(pix[1])), float(np.hypot(*(edge - pix))), rim.in_ditch,
             sure, (round(float(face[0])), round(float(face[1])), round(float(face[2]))),
             round(confidence, 3), doubt))
-    if size_doubt is not None:
+    if size_doubt is not None:  # (the discs are the look's kept rims, in order)
         at, why = size_doubt
-        reach = 0.5 * board.disc_radius
-        discs = [d.flagged(why) if any(math.dist((d.x_mm, d.y_mm), p) < reach for p in at)
-                 else d for d in discs]
+        discs = [d.flagged(why) if k in at else d for k, d in enumerate(discs)]
     discs = _crowded(discs, board)
     if diff is not None:  # what changed the board and is not a disc read, flagged there
         over = over_board(diff, view, board, discs, least)
@@ -817,11 +815,11 @@ def _few_discs_size(seen: _Seen) -> float | None:
     return k if abs(k - 1.0) > FEW_SIZE_OFF else None
 
 
-def _size_dependent(seen: _Seen, other: _Seen) -> list[tuple[float, float]] | None:
-    """The discs of ``seen`` (board mm) whose zone differs in ``other``, the same frame read
-    with the board at another size, or that ``other`` does not find; None when ``other``
-    finds a scoring disc ``seen`` does not (then the board as a whole is in doubt). Discs
-    are paired by where they lie as a share of each look's board."""
+def _size_dependent(seen: _Seen, other: _Seen) -> set[int] | None:
+    """The discs of ``seen`` (their places among its kept rims) whose zone differs in
+    ``other``, the same frame read with the board at another size, or that ``other`` does not
+    find; None when ``other`` finds a scoring disc ``seen`` does not (then the board as a
+    whole is in doubt). Discs are paired by where they lie as a share of each look's board."""
     def spots(look: _Seen) -> list[tuple[float, float, int]]:
         b = look.board
         return [(r.x_mm / b.outer_radius, r.y_mm / b.outer_radius,
@@ -830,14 +828,14 @@ def _size_dependent(seen: _Seen, other: _Seen) -> list[tuple[float, float]] | No
     mine, theirs = spots(seen), spots(other)
     reach = 1.5 * seen.board.disc_radius / seen.board.outer_radius  # (discs lie 2 apart)
     paired: set[int] = set()
-    out = []
-    for x, y, zone in mine:
+    out = set()
+    for k, (x, y, zone) in enumerate(mine):
         near = [j for j, (u, v, _) in enumerate(theirs) if math.dist((x, y), (u, v)) < reach]
         j = min(near, key=lambda j: math.dist((x, y), theirs[j][:2]), default=None)
         if j is not None:
             paired.add(j)
         if (j is None and zone > 0) or (j is not None and theirs[j][2] != zone):
-            out.append((x * seen.board.outer_radius, y * seen.board.outer_radius))
+            out.add(k)
     if any(zone > 0 and j not in paired for j, (_, _, zone) in enumerate(theirs)):
         return None
     return out

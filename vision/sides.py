@@ -434,10 +434,7 @@ def _sides(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
     if colours is not None and (colours[0] is None) != (colours[1] is None):
         return _one_known(faces, raw, colours, labels if two else None, odd)
     if colours is not None:
-        ref = _log(np.array(colours))
-        d = np.linalg.norm(raw[:, None] - ref[None], axis=-1)
-        apart = float(np.linalg.norm(ref[0] - ref[1]))
-        near_enough = max(_SAME, 0.5 * apart)  # a disc's distance from the colour it is sure of
+        d, _, near_enough = _from_known(raw, colours)
         if two:  # each group goes whole to the nearer named colour, if they differ
             near = [int(np.argmin(d[labels == k].mean(axis=0))) for k in (0, 1)]
             if near[0] != near[1]:
@@ -465,14 +462,21 @@ def _by_known(faces: np.ndarray, raw: np.ndarray, colours: tuple[RGB | None, RGB
     """Sides by the two sides' named colours, disc by disc: each the nearer's, and sure of it
     when far nearer one than the other, and near it (and not ``odd``). A face unlike both (a
     dark disc greyed by a lamp's glare, a third set's) is nearer one of them by chance."""
-    ref = _log(np.array(colours))
-    d = np.linalg.norm(raw[:, None] - ref[None], axis=-1)
-    apart = float(np.linalg.norm(ref[0] - ref[1]))
-    near_enough = max(_SAME, 0.5 * apart)
+    d, apart, near_enough = _from_known(raw, colours)
     teams = np.argmin(d, axis=1)
     sure = (np.abs(d[:, 0] - d[:, 1]) > 0.25 * apart) & (d.min(axis=1) < near_enough)
     return Sides(tuple(int(t) for t in teams), tuple(bool(s) for s in sure & ~odd),
                  _seen(faces, teams))
+
+
+def _from_known(raw: np.ndarray, colours: tuple[RGB | None, RGB | None]
+                ) -> tuple[np.ndarray, float, float]:
+    """Each face's log-colour distance from the two named colours (n, 2), how far apart they
+    are, and how near one a disc must be to be sure of it (half that, at least _SAME)."""
+    ref = _log(np.array(colours))
+    apart = float(np.linalg.norm(ref[0] - ref[1]))
+    return (np.linalg.norm(raw[:, None] - ref[None], axis=-1), apart,
+            max(_SAME, 0.5 * apart))
 
 
 def _one_known(faces: np.ndarray, raw: np.ndarray, colours: tuple[RGB | None, RGB | None],

@@ -238,7 +238,8 @@ def _look(board: Board, *discs: tuple[float, float, bool]) -> SimpleNamespace:
 
 
 def test_the_discs_a_board_s_size_decides_are_those_whose_zone_it_changes():
-    """The board taken at two sizes (the other 15 % larger, its millimetres with it): a disc
+    """The board taken at two sizes (the other 15 % larger, its millimetres with it; discs
+    named by their place among the look's): a disc
     well inside a zone lies in it at both, one just touching the 10 line lies wholly inside
     it at the larger size (the discs keep theirs), a disc found at one size only is in
     doubt, and a scoring disc that only the other size finds puts the whole board in
@@ -257,8 +258,7 @@ def test_the_discs_a_board_s_size_decides_are_those_whose_zone_it_changes():
         return [(x * k, y * k, d) for x, y, d in spots]
 
     mine = _look(STANDARD, well, edge, ditch)
-    assert _size_dependent(mine, _look(big, *at(well, edge, ditch))) == [edge[:2]]
-    assert _size_dependent(_look(STANDARD, well), _look(big, *at(well))) == []
-    assert _size_dependent(_look(STANDARD, well, edge), _look(big, *at(well))) == [
-        edge[:2]]
+    assert _size_dependent(mine, _look(big, *at(well, edge, ditch))) == {1}  # the edge's
+    assert _size_dependent(_look(STANDARD, well), _look(big, *at(well))) == set()
+    assert _size_dependent(_look(STANDARD, well, edge), _look(big, *at(well))) == {1}
     assert _size_dependent(_look(STANDARD, well), _look(big, *at(well, edge))) is None
