@@ -369,7 +369,11 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             # board's own rings outweighing theirs; so each other size is looked at. (Against
             # the empty board, a disc not found still shows as a change, and is flagged.)
             best = None
-            for k in SWEEP:
+            for k in SWEEP + SWEEP_FAR:
+                if k in SWEEP_FAR and (best is not None or _on_surface(
+                        seen_, seen_.board.surface_radius) > 0):
+                    break  # (looking for discs a fifth smaller, a peg with its shadow or a
+                    # numeral can pass for one: only where no disc was found nearer the size)
                 other = _look(frame, calibration, *_rescaled(reg, board, scale / k))
                 if _more_discs(best[1] if best else seen_, other, k, board, least=1):
                     best = (k, other)
@@ -761,6 +765,7 @@ def _touches(mask: np.ndarray, view: Any, xy: np.ndarray, radius: float) -> np.n
 SIZES = (0.7, 1.5)  # the discs' size against a tournament board's that read_board(size=) takes
 SIZE_JUMP = 0.1  # discs measured this much another size than an earlier round's: in doubt
 SWEEP = (0.88, 1.1, 1.2, 1.3)  # the other sizes discs are looked for at, when too few are found
+SWEEP_FAR = (0.8,)  # ... and, when none is found at those, these (a 32-inch board's discs)
 
 
 CHANGES_SIZE_SHARE = 0.75  # the share of the discs a look must keep at the size the changes say
