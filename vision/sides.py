@@ -43,6 +43,10 @@ ANY_SET_DARK = 50.0    # a disc this dark (RGB luma) is the dark side of whateve
 ANY_SET_LIGHT = 170.0  # ... and one this light the light side
 GLARE_LIFT = 12.0   # the board round a disc this much lighter than its middling light (RGB)
 GLARE_GREY = 0.5    # ... alike in all three channels within this share of it: glare
+LIFT_GREY = 0.25    # a face another side's colour with light added alike in all three channels
+#                     within this share of it (tighter: strong light clips a channel at white)
+LIFT_OWN = 0.15     # ... unless this near its own side's colour (a pink side's discs are reds
+#                     lifted, each like the rest of its side)
 
 
 MORE_THAN_TWO = ("the discs come in more than two colours, so the sides cannot be told apart: "
@@ -279,6 +283,7 @@ def _glared(sides: Sides, faces: np.ndarray, light: np.ndarray) -> Sides:
     toward a light side's colour, and a picture cannot say which of the two it was."""
     if len(faces) < 2 or None in sides.colours:
         return sides
+    sides = _lifted(sides, faces)
     middling = np.median(light, axis=0)
     lift = light - middling
     mean = lift.mean(axis=1)
@@ -301,6 +306,28 @@ def _glared(sides: Sides, faces: np.ndarray, light: np.ndarray) -> Sides:
         bare = _log(np.clip(faces[i] - lift[i], 0.0, None))
         d = np.linalg.norm(ref - bare, axis=1)
         if d[1 - sides.teams[i]] < d[sides.teams[i]]:
+            sure[i] = False
+    return replace(sides, sure=tuple(sure))
+
+
+def _lifted(sides: Sides, faces: np.ndarray) -> Sides:
+    """``sides`` with a disc unsure of its side where its face is the other side's colour with
+    a grey light added (a varnish's glare on the disc itself, whatever the board round it
+    shows) and not near its own side's: a red disc glared to a pale red, with greens the only
+    other colour on the board, joins the greens' group as readily as the reds'. Not where the
+    two sides differ in brightness alone (black and white discs): there every light disc is
+    the dark side's colour lifted."""
+    ref = _log(np.array(sides.colours, np.float64))
+    if _hue_apart(ref[0], ref[1]) <= _THIRD_HUE:
+        return sides
+    sure = list(sides.sure)
+    for i, team in enumerate(sides.teams):
+        if not sure[i]:
+            continue
+        lift = faces[i] - np.array(sides.colours[1 - team], np.float64)
+        mean = float(lift.mean())
+        if (mean > GLARE_LIFT and float(lift.max() - lift.min()) <= LIFT_GREY * mean
+                and float(np.linalg.norm(_log(faces[i]) - ref[team])) > LIFT_OWN):
             sure[i] = False
     return replace(sides, sure=tuple(sure))
 
