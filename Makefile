@@ -39,11 +39,8 @@ system-packages:
 			$(DEBIAN_PACKAGES) >/dev/null; \
 	fi
 
-# The suite on as many processes as there are cores, two at most, a test file's tests in one
-# (its rendered rigs are made once). Each process holds rendered boards, up to about 1.5 GB,
-# so more processes would cost memory faster than they save time.
 test: lint system-packages
-	$(BIN)/python -m pytest -n auto --maxprocesses 2 --dist loadfile
+	$(BIN)/python -m pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
