@@ -372,8 +372,8 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             for k in SWEEP + SWEEP_FAR:
                 if k in SWEEP_FAR and (best is not None or _on_surface(
                         seen_, seen_.board.surface_radius) > 0):
-                    break  # (looking for discs a fifth smaller, a peg with its shadow or a
-                    # numeral can pass for one: only where no disc was found nearer the size)
+                    break  # (looking for discs a fifth smaller, the 20 hole itself can pass
+                    # for one: only where no disc was found nearer the size)
                 other = _look(frame, calibration, *_rescaled(reg, board, scale / k))
                 if _more_discs(best[1] if best else seen_, other, k, board, least=1):
                     best = (k, other)
