@@ -368,15 +368,19 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             # one is taken a quarter too large) its discs may not be found at all, the
             # board's own rings outweighing theirs; so each other size is looked at. (Against
             # the empty board, a disc not found still shows as a change, and is flagged.)
-            best = None
-            for k in SWEEP + SWEEP_FAR:
-                if k in SWEEP_FAR and (best is not None or _on_surface(
-                        seen_, seen_.board.surface_radius) > 0):
-                    break  # (looking for discs a fifth smaller, the 20 hole itself can pass
-                    # for one: only where no disc was found nearer the size)
-                other = _look(frame, calibration, *_rescaled(reg, board, scale / k))
-                if _more_discs(best[1] if best else seen_, other, k, board, least=1):
-                    best = (k, other)
+            def sweep(sizes: tuple[float, ...], best: tuple[float, _Seen] | None
+                      ) -> tuple[float, _Seen] | None:
+                for k in sizes:
+                    other = _look(frame, calibration, *_rescaled(reg, board, scale / k))
+                    if _more_discs(best[1] if best else seen_, other, k, board, least=1):
+                        best = (k, other)
+                return best
+
+            best = sweep(SWEEP, None)
+            if best is None and not _on_surface(seen_, seen_.board.surface_radius):
+                # (looking for discs a fifth smaller, the 20 hole itself can pass for one:
+                # only where no disc was found nearer the size)
+                best = sweep(SWEEP_FAR, None)
             if best is not None:
                 scale, seen_, swept = scale / best[0], best[1], True
         for _ in range(2):  # the discs' own size, measured, settles it

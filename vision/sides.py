@@ -291,10 +291,7 @@ def _glared(sides: Sides, faces: np.ndarray, light: np.ndarray) -> Sides:
     # bright board's lightest channel has less room left below white, so a strong glare lifts
     # it least (a yellow board's red 202 to 247, its blue 133 to 221: 85 and 72 % of the room)
     room = lift / np.maximum(255.0 - middling, 1.0)
-    grey = (((lift.max(axis=1) - lift.min(axis=1)) <= GLARE_GREY * np.maximum(mean, 1e-6))
-            | ((room.min(axis=1) > 0)
-               & ((room.max(axis=1) - room.min(axis=1))
-                  <= GLARE_GREY * np.maximum(room.mean(axis=1), 1e-6))))
+    grey = _alike(lift, GLARE_GREY) | ((room.min(axis=1) > 0) & _alike(room, GLARE_GREY))
     glared = (mean > GLARE_LIFT) & grey
     if not glared.any():
         return sides
@@ -320,16 +317,17 @@ def _lifted(sides: Sides, faces: np.ndarray) -> Sides:
     ref = _log(np.array(sides.colours, np.float64))
     if _hue_apart(ref[0], ref[1]) <= _THIRD_HUE:
         return sides
-    sure = list(sides.sure)
-    for i, team in enumerate(sides.teams):
-        if not sure[i]:
-            continue
-        lift = faces[i] - np.array(sides.colours[1 - team], np.float64)
-        mean = float(lift.mean())
-        if (mean > GLARE_LIFT and float(lift.max() - lift.min()) <= LIFT_GREY * mean
-                and float(np.linalg.norm(_log(faces[i]) - ref[team])) > LIFT_OWN):
-            sure[i] = False
-    return replace(sides, sure=tuple(sure))
+    teams = np.array(sides.teams, int)
+    lift = faces - np.array(sides.colours, np.float64)[1 - teams]
+    own = np.linalg.norm(_log(faces) - ref[teams], axis=1)
+    lifted = (lift.mean(axis=1) > GLARE_LIFT) & _alike(lift, LIFT_GREY) & (own > LIFT_OWN)
+    return replace(sides, sure=tuple(bool(v) for v in np.array(sides.sure) & ~lifted))
+
+
+def _alike(lift: np.ndarray, share: float) -> np.ndarray:
+    """Which rows of added light (n, 3) add alike to all three channels, within ``share`` of
+    their mean: a lamp's or window's own light, whatever the colour under it."""
+    return (lift.max(axis=1) - lift.min(axis=1)) <= share * np.maximum(lift.mean(axis=1), 1e-6)
 
 
 def _tight(sides: Sides, x: np.ndarray) -> Sides:
