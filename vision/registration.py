@@ -13,6 +13,7 @@ Then :mod:`vision.seats` turns the board about its centre so the seats sit where
 
 from __future__ import annotations
 
+import itertools
 import logging
 import math
 from dataclasses import dataclass, replace
@@ -36,6 +37,7 @@ from vision.rings import (
     fit_camera,
     line_contrast,
     line_hits,
+    lines_between,
     weakest_line,
 )
 
@@ -256,10 +258,15 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
         raise NoBoardFound(
             f"no crokinole board in {name}: its lines could not be followed around the "
             "centre; make sure the whole playing surface is in view, in focus and lit")
+    priors = (Priors(guess.focal_px, guess.sigma) if known
+              else Priors(best[0].fx, min(guess.sigma, 0.1)))
+    if measure:
+        inside = _outer_inside(grey, best, board, priors)
+        if inside is not None:
+            fits.append(inside)
     best = _explaining(grey, best, fits)
     if measure:
-        best = _snap(grey, best, board, Priors(guess.focal_px, guess.sigma) if known
-                     else Priors(best[0].fx, min(guess.sigma, 0.1)))
+        best = _snap(grey, _remeasured(grey, best, board, priors, fits), board, priors)
     cam, fit, score, found_board, polarity = best
     coverage = fit.inliers / total
     log.debug("board found: %d ring points, sigma %.3f mm, agreement %.2f, lines at %s",
@@ -408,6 +415,82 @@ HELD_GOOD = 0.75     # a fit at the prior's proportions this much in line needs 
 HELD_LINE = 0.6      # ... if every line of it is found on this share of its round
 
 
+REMEASURE_TRIES = 2  # the radii a lost line is found at best, each tried as a new start
+NARROW = 8.0  # (mm) ... by the fit's narrower searches only: the camera is nearly right
+
+
+def _remeasured(grey: np.ndarray, best: tuple[CameraModel, RingFit, float, Board, float],
+                prior: Board, priors: Priors, fits: list[tuple]
+                ) -> tuple[CameraModel, RingFit, float, Board, float]:
+    """The fit again from where the lines it lost are found, if that puts them clearly
+    better. A board whose 10 line stands 13 % inside twice the 15 line's radius is fitted
+    from the coarse look's circles, and a numeral's ring or the grain taken for its 10 line
+    holds the fit there: the outer line and the surface's edge agree, the 10 line is found on
+    a tenth of its round. With the outer line followed the camera is nearly right, and the
+    lost line is looked for round the centre between the radii a real board may have it at
+    (:data:`TEN_OF_FIFTEEN`, :data:`OUTER_OF_FIFTEEN`); the fit starts again from each of the
+    likeliest. Each fit made is kept in ``fits``, for a rival reading."""
+    cam, _, _, board, polarity = best
+    shares = [hits / seen if seen else 1.0
+              for hits, seen in line_hits(grey, cam, board, polarity)]
+    if shares[2] < HELD_LINE or min(shares[:2]) >= HELD_LINE:
+        return best
+    outer = board.outer_radius
+    bounds = ((outer / OUTER_OF_FIFTEEN[1], outer / OUTER_OF_FIFTEEN[0]),
+              (outer * TEN_OF_FIFTEEN[0] / OUTER_OF_FIFTEEN[1],
+               outer * TEN_OF_FIFTEEN[1] / OUTER_OF_FIFTEEN[0]))
+    options = []
+    for k, (lo, hi) in enumerate(bounds):
+        now = board.line_radii[k]
+        if shares[k] >= HELD_LINE:
+            options.append((now,))
+            continue
+        found = lines_between(grey, cam, board, polarity, lo, hi, circles(board)[k].samples)
+        options.append((*(r for _, r in found[:REMEASURE_TRIES]), now))
+    start = best
+    for r15, r10 in itertools.product(*options):
+        radii = (r15, r10, outer, board.surface_radius)
+        if (r15, r10) == board.line_radii[:2] or not _proportionate(radii):
+            continue
+        got = _stages(grey, cam, measured(board, radii), prior, priors, "radii", polarity,
+                      widest=NARROW)
+        if got is None or not _proportionate(_radii(got[3])):
+            continue
+        fits.append(got)
+        if got[2] > max(best[2], start[2] + PRIOR_MARGIN):
+            best = got
+    return best
+
+
+BESIDE_LINE = 8.0  # (mm) a circle looked at for another line keeps this far from the lines read
+
+
+def _outer_inside(grey: np.ndarray, best: tuple[CameraModel, RingFit, float, Board, float],
+                  prior: Board, priors: Priors
+                  ) -> tuple[CameraModel, RingFit, float, Board, float] | None:
+    """The reading that takes a painted circle found in the best's 5 zone for the outer line,
+    the best's outer line for the surface's edge, if there is such a circle (found over
+    HELD_LINE of its round). A 20-inch board's outer line stands at 2.76 times its 15 line's
+    radius, its surface's edge 1.1 times further: taken as the outer line, that edge makes the
+    lines stand nearer the tournament board's 1 : 2 : 3 than the board's own do, and the fit
+    follows it all round; no coarse look offered the true reading to compare with. Which of the
+    two explains the lines is then for :func:`_explaining` to say (a board has no painted
+    circle in its 5 zone)."""
+    cam, _, _, board, polarity = best
+    found = lines_between(grey, cam, board, polarity, board.ten_radius + BESIDE_LINE,
+                          board.outer_radius - BESIDE_LINE, circles(board)[0].samples)
+    if not found or found[0][0] < HELD_LINE:
+        return None
+    k = board.outer_radius / found[0][1]
+    radii = (board.fifteen_radius * k, board.ten_radius * k, board.outer_radius,
+             board.outer_radius * k)
+    if not _proportionate(radii):
+        return None
+    got = _stages(grey, scaled_camera(cam, k), measured(scaled(board, k), radii), prior,
+                  priors, "radii", polarity, widest=NARROW)
+    return got if got is not None and _proportionate(_radii(got[3])) else None
+
+
 def _snap(grey: np.ndarray, best: tuple[CameraModel, RingFit, float, Board, float],
           prior: Board, priors: Priors) -> tuple[CameraModel, RingFit, float, Board, float]:
     """The fit again with the circles held at the prior board's radii, if the measured ones
@@ -499,7 +582,7 @@ def _fit_from(grey: np.ndarray, c: coarselib.Coarse, board: Board, prior: Board,
 
 
 def _stages(grey: np.ndarray, cam: CameraModel, board: Board, prior: Board, priors: Priors,
-            measure: str, polarity: float | None = None
+            measure: str, polarity: float | None = None, widest: float = 25.0
             ) -> tuple[CameraModel, RingFit, float, Board, float] | None:
     """Narrowing searches, each fit freer than the last, each circle's radius measured as it
     goes; the surface's edge joins last (a wide search for it could land on the outer line).
@@ -517,6 +600,8 @@ def _stages(grey: np.ndarray, cam: CameraModel, board: Board, prior: Board, prio
                                             (5.0, "lens", 2, lines, None),
                                             (5.0, "lens", 2, None, None),
                                             (5.0, "all", 2, None, None)):
+        if half > widest:
+            continue
         pts, lp, ep = find_points(grey, cam, board, half, lp, ep, which)
         if len(pts) < 40:
             break

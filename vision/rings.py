@@ -258,6 +258,44 @@ def _line_finds(grey: np.ndarray, camera: CameraModel, board: Board, polarity: f
     return out
 
 
+def lines_between(grey: np.ndarray, camera: CameraModel, board: Board, polarity: float,
+                  lo_mm: float, hi_mm: float, samples: int, step_mm: float = 3.0
+                  ) -> list[tuple[float, float]]:
+    """The circles between ``lo_mm`` and ``hi_mm`` from the centre, as ``camera`` has the
+    board, on which a painted line is found: per circle (each ``step_mm`` apart, one band of
+    profiles taken across them all) the share of its profiles inside the frame that found a
+    line within half a step, and the line's radius (the circle's, moved by their median
+    offset); the best first, none nearer another than a step. A fit that held a line at the
+    wrong radius lost it; where the camera is right about the rest, the line is still there
+    to be found round the centre."""
+    step = min(0.5, max(0.15, 0.4 * camera.mm_per_px()))
+    half = 5.0  # each circle's window either side, as wide as the fit's last searches
+    mid = 0.5 * (lo_mm + hi_mm)
+    prof, offsets, _ = _profiles(grey, camera, mid, samples, 0.5 * (hi_mm - lo_mm) + half,
+                                 step)
+    w = round(half / step)
+    found = []
+    for r in np.arange(lo_mm, hi_mm, step_mm):
+        j = int(np.argmin(np.abs(offsets - (r - mid))))
+        if j < w or j + w >= len(offsets):
+            continue
+        window = prof[:, j - w:j + w + 1]
+        inside = ~np.isnan(window).any(axis=1)
+        if inside.sum() < samples // 4:
+            continue
+        off, _ = _find_line(window[inside], offsets[j - w:j + w + 1] - offsets[j], step,
+                            polarity, board.line_width)
+        near = np.isfinite(off) & (np.abs(off) <= 0.5 * step_mm + step)
+        if near.any():
+            found.append((float(near.sum() / inside.sum()),
+                          float(r + np.median(off[near]))))
+    out: list[tuple[float, float]] = []
+    for share, radius in sorted(found, key=lambda t: -t[0]):
+        if all(abs(radius - r) >= step_mm for _, r in out):
+            out.append((share, radius))
+    return out
+
+
 def weakest_line(grey: np.ndarray, camera: CameraModel, board: Board, polarity: float) -> float:
     """The least share of its profiles any painted line was found on where ``camera`` puts
     it: a fit holding the lines at the wrong radii puts one of them off while the others
