@@ -473,6 +473,8 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                   for x, y in unread_places(diff, view, board, discs, least)]
         unread += [_unread_disc(x, y, view, board, reg, sides.colours)
                    for x, y in _rejected(seen_, discs + unread)]
+        unread += [_unread_disc(x, y, view, board, reg, sides.colours)
+                   for x, y in _changed_patches(seen_, discs + unread)]
         if over is not None:  # a disc read in doubt on it is more likely the hand's own
             # rim (a knuckle, a fingertip) than a disc: said once with the rest of its marks
             on = [d.uncertain and not d.in_ditch and label_at(
@@ -608,6 +610,46 @@ def _light_only(rim: rimlib.Rim, res: np.ndarray, contrast: float) -> bool:
     hue = float(np.linalg.norm(res - res.mean()))
     return (float(res.mean()) > 0.0 and hue < LIGHT_HUE * amount and contrast < LIGHT_CONTRAST
             and rim.coverage < LIKE_COVERAGE)
+
+
+PATCH_STEP_MM = 6.0  # the grid disc-sized patches of the surface are looked at on
+PATCH_CHANGE = 4.0  # ... a patch whose middle changed this many times the least a face does
+
+
+def _changed_patches(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float, float]]:
+    """Against the empty board: where a disc-sized patch's middle was made lighter, well
+    beyond the least change a face makes, where it would score and clear of the discs read,
+    each place once (board mm). (A shadow darkens, in the light's tint: a darker patch is
+    left to the rims.) A navy disc on a navy board
+    rings so faintly that it may be no candidate at all, its change from the empty board a
+    third of a log unit all the same; whether it is found then hung on the last bit of a
+    filter's arithmetic, which differs between processors."""
+    diff, view, board, least = seen.diff, seen.view, seen.board, seen.face_least
+    if diff is None or least is None:
+        return []
+    g = np.arange(-board.outer_radius, board.outer_radius, PATCH_STEP_MM)
+    xx, yy = np.meshgrid(g, g)
+    rr = np.hypot(xx, yy)
+    inner = board.hole_diameter / 2 + board.disc_radius + 4
+    on = (rr < board.outer_radius - board.disc_radius / 2) & (rr > inner)
+    pts = np.stack([xx[on], yy[on]], -1)
+    taken = np.array([[d.x_mm, d.y_mm] for d in discs]).reshape(-1, 2)
+    if len(taken):
+        near = np.hypot(pts[:, None, 0] - taken[None, :, 0], pts[:, None, 1] - taken[None, :, 1])
+        pts = pts[near.min(axis=1) > 2.2 * board.disc_radius]
+    if not len(pts):
+        return []
+    res = diff.at(view, pts, 0.8 * board.disc_radius)
+    change = np.linalg.norm(res, axis=1)
+    strong = (change >= PATCH_CHANGE * least) & (res.mean(axis=1) > 0)
+    out: list[tuple[float, float]] = []
+    for k in np.argsort(-np.where(strong, change, 0.0)):
+        if not strong[k]:
+            break
+        x, y = float(pts[k, 0]), float(pts[k, 1])
+        if all(math.hypot(x - u, y - v) > 2.0 * board.disc_radius for u, v in out):
+            out.append((x, y))
+    return out
 
 
 def _changed_face(seen: _Seen, i: int) -> bool:
