@@ -613,17 +613,23 @@ def _light_only(rim: rimlib.Rim, res: np.ndarray, contrast: float) -> bool:
 
 
 PATCH_STEP_MM = 6.0  # the grid disc-sized patches of the surface are looked at on
-PATCH_CHANGE = 4.0  # ... a patch whose middle changed this many times the least a face does
+PATCH_CHANGE = 4.0  # ... a patch whose middle changed this many times the least a face does,
+PATCH_HUE = 0.06    # ... lighter, and not grey within this share of it (beside a shadow's edge
+#                     the light field, evened out in coarse cells, leaves bare board lighter
+#                     alike in all three channels within 0.05 to 0.07 of it, here and there;
+#                     a navy disc on a navy board changed it 0.07 to 0.12 off grey)
+PATCH_POINTS = 4    # ... with this many such patches within a disc's radius (a disc's face is
+#                     one patch of change; the light's leavings beside a shadow are specks)
 
 
 def _changed_patches(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float, float]]:
     """Against the empty board: where a disc-sized patch's middle was made lighter, well
-    beyond the least change a face makes, where it would score and clear of the discs read,
-    each place once (board mm). (A shadow darkens, in the light's tint: a darker patch is
-    left to the rims.) A navy disc on a navy board
+    beyond the least change a face makes and not by grey light alone, where it would score
+    and clear of the discs read, each place once (board mm). A navy disc on a navy board
     rings so faintly that it may be no candidate at all, its change from the empty board a
-    third of a log unit all the same; whether it is found then hung on the last bit of a
-    filter's arithmetic, which differs between processors."""
+    third of a log unit all the same; whether it was found hung on the last bit of a filter's
+    arithmetic, which differs between processors. (A shadow darkens, in the light's tint: a
+    darker patch is left to the rims.)"""
     diff, view, board, least = seen.diff, seen.view, seen.board, seen.face_least
     if diff is None or least is None:
         return []
@@ -641,12 +647,17 @@ def _changed_patches(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float,
         return []
     res = diff.at(view, pts, 0.8 * board.disc_radius)
     change = np.linalg.norm(res, axis=1)
-    strong = (change >= PATCH_CHANGE * least) & (res.mean(axis=1) > 0)
+    hue = np.linalg.norm(res - res.mean(axis=1, keepdims=True), axis=1)
+    strong = ((change >= PATCH_CHANGE * least) & (res.mean(axis=1) > 0)
+              & (hue >= PATCH_HUE * change))
     out: list[tuple[float, float]] = []
+    at = pts[strong]
     for k in np.argsort(-np.where(strong, change, 0.0)):
         if not strong[k]:
             break
         x, y = float(pts[k, 0]), float(pts[k, 1])
+        if (np.hypot(at[:, 0] - x, at[:, 1] - y) <= board.disc_radius).sum() < PATCH_POINTS:
+            continue
         if all(math.hypot(x - u, y - v) > 2.0 * board.disc_radius for u, v in out):
             out.append((x, y))
     return out
