@@ -77,7 +77,7 @@ def _bench_rig(boards: str, seed: int, number: int):
 def bench_frame(boards: str, seed: int, number: int,
                 calibrated: bool = False) -> tuple[np.ndarray, dict, Calibration | None]:
     """Frame ``number`` of the benchmark's varied-look set ``boards`` ("play" or "layouts")
-    of ``seed`` (a tuning seed, 11 or 12, or a retired unseen one: 71, 72, 91, 92, 231), drawn
+    of ``seed`` (a tuning seed, 11 or 12, or a retired unseen one, never a held-out one), drawn
     again on its own with its truth, as the camera's file gives it; with its rig's calibration
     from its empty board if ``calibrated``, as the benchmark makes it."""
     rig = _bench_rig(boards, seed, number)
