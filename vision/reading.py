@@ -633,12 +633,9 @@ def _changed_patches(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float,
     diff, view, board, least = seen.diff, seen.view, seen.board, seen.face_least
     if diff is None or least is None:
         return []
-    g = np.arange(-board.outer_radius, board.outer_radius, PATCH_STEP_MM)
-    xx, yy = np.meshgrid(g, g)
-    rr = np.hypot(xx, yy)
-    inner = board.hole_diameter / 2 + board.disc_radius + 4
-    on = (rr < board.outer_radius - board.disc_radius / 2) & (rr > inner)
-    pts = np.stack([xx[on], yy[on]], -1)
+    pts = _grid(board.outer_radius, PATCH_STEP_MM,
+                board.hole_diameter / 2 + board.disc_radius + 4,
+                board.outer_radius - board.disc_radius / 2)
     taken = np.array([[d.x_mm, d.y_mm] for d in discs]).reshape(-1, 2)
     if len(taken):
         near = np.hypot(pts[:, None, 0] - taken[None, :, 0], pts[:, None, 1] - taken[None, :, 1])
@@ -972,17 +969,24 @@ def _noise(diff: Difference, view: object, board: Board) -> float:
     return float(np.median(diff.size[on])) if on.any() else 0.0
 
 
+def _grid(extent: float, step: float, inner: float, outer: float) -> np.ndarray:
+    """Board points (n, 2; mm) on a square grid of ``step`` from ``-extent``, between
+    ``inner`` and ``outer`` from the centre: where disc-sized patches are looked at."""
+    g = np.arange(-extent, extent, step)
+    xx, yy = np.meshgrid(g, g)
+    rr = np.hypot(xx, yy)
+    on = (rr < outer) & (rr > inner)
+    return np.stack([xx[on], yy[on]], -1)
+
+
 def _face_noise(diff: Difference, view: Any, board: Board) -> float:
     """The frame's noise against the empty board as a disc's face sees it: the median change
     of disc-sized patches on a grid over the playing surface (mostly bare board). A dark
     board's pixels are noisy in logarithms, but a face's change is its middle's median, in
     which that noise mostly cancels; a black disc on a black board changes it by less than
     the pixels' noise and still stands well above this."""
-    g = np.arange(-board.surface_radius, board.surface_radius, 12.0)
-    xx, yy = np.meshgrid(g, g)
-    rr = np.hypot(xx, yy)
-    on = (rr < board.surface_radius - 20.0) & (rr > board.hole_diameter / 2 + 20.0)
-    pts = np.stack([xx[on], yy[on]], -1)
+    pts = _grid(board.surface_radius, 12.0, board.hole_diameter / 2 + 20.0,
+                board.surface_radius - 20.0)
     if not len(pts):
         return 0.0
     return float(np.median(np.linalg.norm(diff.at(view, pts, 0.8 * board.disc_radius),
