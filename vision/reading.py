@@ -50,6 +50,7 @@ from vision.registration import (
 from vision.rings import agreement
 from vision.seats import find_turn, place_seats
 from vision.sides import RGB, assign
+from vision.stacks import stacked
 from vision.unread import (
     BESIDE_DOUBT,
     CHANGE_PER_NOISE,
@@ -459,6 +460,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         at, why = size_doubt
         discs = [d.flagged(why) if k in at else d for k, d in enumerate(discs)]
     discs = _crowded(discs, board)
+    discs = stacked(frame, reg.camera, board, discs, sides.colours)
     if diff is not None:  # what changed the board and is not a disc read, flagged there
         over = over_board(diff, view, board, discs, least)
         if over is not None:  # a hand or an arm: its own patches are not discs

@@ -295,3 +295,41 @@ def test_navy_discs_on_a_navy_board_are_read_or_flagged_against_the_empty_board(
                and (d.uncertain or (d.zone, d.team) == (t["zone"], t["team"]))
                for t, d, off in _scoring(reading, truth))
     assert seen >= 3 and reading.check
+
+
+STACKS = (PlacedDisc(110.0, 40.0, 1), PlacedDisc(114.5, 42.5, 0, pose="stacked"),
+          PlacedDisc(-90.0, -60.0, 0), PlacedDisc(-86.0, -57.0, 0, pose="stacked"))
+ALONE = (PlacedDisc(0.0, -190.0, 1), PlacedDisc(-180.0, 90.0, 1), PlacedDisc(60.0, 170.0, 0),
+         PlacedDisc(150.0, -120.0, 0), PlacedDisc(-30.0, 130.0, 1))
+
+
+@pytest.mark.parametrize("seed", [5, 14])
+def test_two_discs_stacked_are_flagged_and_lone_discs_are_not(seed):
+    """A disc lying 5 mm off the middle of another (one side's disc on the other's, and one on
+    a disc of its own side; a pale wood board with black and green discs, a navy one with
+    walnut and natural) shows the lower one's crescent past its rim: the outline of the discs'
+    colours there is two disc-sized circles. Read either way, each pair is flagged for it, not
+    counted as one disc, and no disc lying alone is."""
+    from vision.stacks import STACK_DOUBT
+
+    rig = scenes.rig(seed)
+    frame, truth = rig.frame(STACKS + ALONE, seed=seed)
+    for cal in (rig.calibration, None):
+        reading = read_board(frame, cal)
+        near = [_nearest(reading, t)[0] for t in truth["discs"]]
+        assert all(d.doubt == STACK_DOUBT for d in near[:4]), (cal is None, near[:4])
+        assert not [d for d in near[4:] if d.doubt == STACK_DOUBT], cal is None
+
+
+@pytest.mark.parametrize("number", [65, 79])
+def test_a_stack_on_a_tuning_frame_is_flagged(number):
+    """Tuning frames (layouts 12) whose totals were a stacked disc short with nothing said: a
+    black disc 4 mm off another black one, and a worn black disc on a red one, its crescent
+    showing. The reading is checked, and the disc flagged is the pair's."""
+    from vision.stacks import STACK_DOUBT
+
+    frame, truth, cal = scenes.bench_frame("layouts", 12, number, calibrated=True)
+    reading = read_board(frame, cal)
+    pair = [t for t in truth["discs"] if t["pose"] == "stacked" or t["under"]]
+    assert reading.check and len(pair) == 2
+    assert all(_nearest(reading, t)[0].doubt == STACK_DOUBT for t in pair)

@@ -1,0 +1,213 @@
+"""Two discs stacked, told by the outline they make together.
+
+A disc lying on another hides all of it but a crescent: the lower disc's face peeks out on one
+side, up to a few mm wide and over half the round. The rim read is the top disc's, clean and
+whole, so the reading counts one disc where two score. What gives the pair away is that the
+face's colour (or the other side's) goes on past the top disc's rim along a circle of a disc's
+size a few mm off its centre: a flat disc's outline ends at its rim, but for its own side on the
+half toward the camera; a disc touching it meets it at a point, and a shadow darkens the board
+without taking a disc's colour. Two discs of one colour show only in the pair's outline; a
+lower disc of the board's colour does not show at all.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from rules.board import Board
+from vision.projection import CameraModel
+from vision.rims import profiles, to_log
+from vision.sides import RGB
+
+if TYPE_CHECKING:
+    from vision.reading import DiscReading
+
+RAYS = 72
+STEP_MM = 0.5
+INSIDE_MM = 6.0          # profiles start this far inside the rim read (on a face, whichever)
+REACH_MM = 12.0          # ... and run this far beyond it
+BOARD_MM = (10.0, 13.0)  # the board's colour round a disc: the median over this ring beyond the rim
+LIKE_SHARE = 0.5   # a sample is a disc's colour nearer it than the board (each however
+#                    shaded), within this share of its change from the board
+SHADE_LOG = 90.0   # a shadow darkens a colour by this at most (log units x 100, every channel)
+LEAST_CHANGE = 40.0  # a colour this near the board's cannot be told from it there
+LEAST_OTHER = 60.0  # ... nor, for the other side's, be sure a lower disc's crescent is it
+GAP_MM = 2.0       # a seam between the two faces this wide breaks no outline
+BEYOND_MM = 4.0    # ... and bare board shows from there to this far past where it ends
+ON_MM = 0.75       # an outline point this near a disc's circle is on it
+OUT_MM = 1.0       # ... and one this far outside the first disc's is another's
+SPAN_RAYS = 12     # ... on this many profiles (60 degrees: a neighbour touches over 30)
+SEEN_SHARE = 0.7  # ... over this share of where that circle shows past the first, and of
+#                   where the outline does
+OFFSET_MM = (3.0, 11.0)  # the lower disc's centre this far from the top one's
+FIRST_MM = (0.0, 7.0)  # the top disc's centre within this of the disc read
+TOP_SHARE = 0.5  # ... its circle followed by this share of its own colour's outline
+
+STACK_DOUBT = ("another disc shows under its edge: two discs stacked, or one leaning on "
+               "another, each of which scores")
+
+
+def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[DiscReading],
+            colours: tuple[RGB | None, RGB | None]) -> list[DiscReading]:
+    """The discs, those that lie on another (or under one) flagged: the outline of the disc's
+    face and the sides' colours round it is two circles of a disc's size a few mm apart, each
+    followed over a good part of its round, where nothing else read or a peg lies."""
+    out = list(discs)
+    # (a pair across the outer line may score, whichever of them was read)
+    reach = board.outer_radius + OFFSET_MM[1]
+    todo = [i for i, d in enumerate(discs) if not d.uncertain and not d.in_ditch
+            and (d.zone > 0 or math.hypot(d.x_mm, d.y_mm) < reach)]
+    if not todo:
+        return out
+    r = board.disc_radius
+    rho = np.arange(r - INSIDE_MM, r + REACH_MM + STEP_MM / 2, STEP_MM)
+    angles = (np.arange(RAYS) + 0.5) * (2 * np.pi / RAYS)
+    ux, uy = np.cos(angles), np.sin(angles)
+    centres = np.array([[discs[i].x_mm, discs[i].y_mm] for i in todo])
+    prof, outside = profiles(frame, camera, centres, np.full(len(todo), board.disc_thickness),
+                             rho, angles)
+    sides = [None if c is None else to_log(np.asarray(c[::-1], np.float32)) for c in colours]
+    faces = {i: [(f, n < 2) for n, f in enumerate(
+        (to_log(np.asarray(discs[i].colour[::-1], np.float32)), sides[discs[i].team],
+         sides[1 - discs[i].team])) if f is not None] for i in todo}
+    others = np.array([[d.x_mm, d.y_mm] for d in discs]).reshape(-1, 2)
+    pegs = np.array(board.pegs()).reshape(-1, 2)
+    ring = (rho >= r + BOARD_MM[0]) & (rho <= r + BOARD_MM[1])
+    seen = []
+    for k, i in enumerate(todo):
+        d = discs[i]
+        bare = np.median(prof[k][:, ring].reshape(-1, 3), axis=0)
+        # nearer a face's colour than the board's, each however shaded (a shadow scales a
+        # colour, shifting its logarithm evenly; the top disc shades the lower one's crescent):
+        # the outline lies where its rim blurs halfway
+        board_far = _shaded(prof[k] - bare)
+        own = np.zeros(prof.shape[1:3], bool)
+        like = np.zeros(prof.shape[1:3], bool)
+        for f, mine in faces[i]:
+            change = float(np.linalg.norm(f - bare))
+            if change >= (LEAST_CHANGE if mine else LEAST_OTHER):
+                near = _shaded(prof[k] - f)
+                got = (near < board_far) & (near < LIKE_SHARE * change)
+                like |= got
+                if mine:
+                    own |= got
+        # the outline of the disc's own colour, and of any disc's: where they part, the disc
+        # lies on another of the other colour
+        extent, whole = _extent(own, rho), _extent(like, rho)
+        # a disc's edge has bare board beyond it: a face that goes on after a break (a worn
+        # neighbour's, a line's) is no lower disc's crescent
+        after = (rho[None] > whole[:, None] + GAP_MM) & (rho[None] <= whole[:, None] + BEYOND_MM)
+        clear = ~outside[k] & ~(like & after).any(axis=1)
+        for e in (extent, whole):
+            px, py = d.x_mm + e * ux, d.y_mm + e * uy
+            # where the outline reaches another disc read or a peg (or the frame's edge), it
+            # is theirs or unknown
+            clear &= (e > rho[0]) & (e < rho[-1] - GAP_MM)
+            for j, (ox, oy) in enumerate(others):
+                if j != i:
+                    clear &= np.hypot(px - ox, py - oy) > r + GAP_MM
+            for gx, gy in pegs:
+                clear &= np.hypot(px - gx, py - gy) > board.peg_diameter / 2 + 2 * GAP_MM
+        seen.append((extent, whole, clear))
+    # the faces' apparent radius, their rims blurred, as most discs' outlines show it
+    typical = [float(np.median(e[c])) for e, _, c in seen if c.sum() >= 2 * SPAN_RAYS]
+    if not typical:
+        return out
+    radius = float(np.median(typical))
+    maybe = [k for k, (_, whole, clear) in enumerate(seen) if clear.sum() >= 2 * SPAN_RAYS
+             and np.ptp(np.percentile(whole[clear], (5, 95))) >= OFFSET_MM[0] / 2]
+    if not maybe:  # (an outline all round alike, from anywhere within a pair's, is one disc's)
+        return out
+    for k in maybe:
+        i, (extent, whole, clear) = todo[k], seen[k]
+        d = discs[i]
+        wall = _wall(camera, board, d.x_mm, d.y_mm)
+        # the top disc: the circle most of the outline of its own colour follows (the disc
+        # read is it, or lies between the two)
+        ex, ey = extent[clear] * ux[clear], extent[clear] * uy[clear]
+        top, held = _circle(ex, ey, np.zeros(2), FIRST_MM, radius, wall)
+        if held < TOP_SHARE * clear.sum():
+            continue  # (no one disc's face: a face worn or glared to two colours)
+        wx, wy = whole[clear] * ux[clear], whole[clear] * uy[clear]
+        rest = _residuals(wx, wy, top[None], radius, wall)[0] > OUT_MM
+        if rest.sum() < SPAN_RAYS:
+            continue
+        low, count = _circle(wx[rest], wy[rest], top, OFFSET_MM, radius, wall)
+        if count < SPAN_RAYS:
+            continue
+        # the lower disc's crescent is seen wherever that circle would show past the top
+        # one's, not on a stretch of it (a line or a numeral's edge along the rim)
+        along = ux * low[0] + uy * low[1]
+        reach = along + np.sqrt(np.maximum(radius ** 2 - low @ low + along ** 2, 0.0))
+        shows = _residuals((reach * ux)[clear], (reach * uy)[clear], top[None], radius,
+                           wall)[0] > OUT_MM + ON_MM
+        if shows.sum() >= SPAN_RAYS // 2 and count >= SEEN_SHARE * max(shows.sum(), rest.sum()):
+            out[i] = d.flagged(STACK_DOUBT)
+    return out
+
+
+def _circle(px: np.ndarray, py: np.ndarray, around: np.ndarray, within: tuple[float, float],
+            radius: float, wall: tuple[float, float, float]) -> tuple[np.ndarray, int]:
+    """The flat disc whose outline most of the points lie on, its centre ``within`` (least,
+    most mm) of ``around``, and how many: on a millimetre grid, each point taken within half a
+    millimetre more, then on a finer one round the best (a few hundred circles, not
+    thousands)."""
+    def grid(base: np.ndarray, reach: float, step: float) -> np.ndarray:
+        g = np.arange(-reach, reach + step / 2, step)
+        xx, yy = np.meshgrid(g, g)
+        cand = base + np.stack([xx.ravel(), yy.ravel()], -1)
+        off = np.hypot(*(cand - around).T)
+        return cand[(off >= within[0]) & (off <= within[1])]
+
+    centre, count = around, 0
+    for cand, tol in ((grid(around, within[1], 1.0), ON_MM + 0.5), (None, ON_MM)):
+        if cand is None:
+            cand = grid(centre, 1.0, 0.25)
+        if not len(cand):
+            break
+        on = (np.abs(_residuals(px, py, cand, radius, wall)) <= tol).sum(axis=1)
+        centre, count = cand[int(on.argmax())], int(on.max())
+    return centre, count
+
+
+def _residuals(px: np.ndarray, py: np.ndarray, offsets: np.ndarray, radius: float,
+               wall: tuple[float, float, float]) -> np.ndarray:
+    """How far each outline point lies outside (positive) a flat disc at each offset: outside its
+    top face's circle and its side's foot seen past it (candidates x points)."""
+    vx, vy, foot = wall
+    dx, dy = px[None] - offsets[:, :1], py[None] - offsets[:, 1:]
+    return np.minimum(np.hypot(dx, dy) - radius, np.hypot(dx - vx, dy - vy) - foot)
+
+
+def _extent(like: np.ndarray, rho: np.ndarray) -> np.ndarray:
+    """Per profile, how far from the centre a disc's colour runs on without a break wider than
+    a seam (a face's print or wear, or the seam between two faces, does not end it)."""
+    gap = round(GAP_MM / STEP_MM)
+    miss = np.pad(~like, ((0, 0), (0, gap + 1)), constant_values=True).astype(np.int32)
+    run = np.cumsum(miss, axis=1)
+    # where gap + 1 samples in a row are not a disc's: the first such break
+    n = like.shape[1]
+    broken = (run[:, gap:gap + n + 1] - np.pad(run, ((0, 0), (1, 0)))[:, :n + 1]) == gap + 1
+    stop = np.argmax(broken, axis=1)
+    at = np.arange(n)[None]
+    last = np.where(like & (at < stop[:, None]), at, -1).max(axis=1)
+    return np.where(last >= 0, rho[np.maximum(last, 0)], rho[0])
+
+
+def _shaded(diff: np.ndarray) -> np.ndarray:
+    """Log-colour distances (..., 3) once any darkening alike in every channel, up to a deep
+    shadow's, is taken off."""
+    grey = np.clip(diff.mean(axis=-1, keepdims=True), -SHADE_LOG, 0.0)
+    return np.linalg.norm(diff - grey, axis=-1)
+
+
+def _wall(camera: CameraModel, board: Board, x: float, y: float) -> tuple[float, float, float]:
+    """Where a flat disc's foot shows on the plane of its top, from its centre: the shift toward
+    the point below the camera and its radius there (its side shows between)."""
+    cam = camera.centre_mm
+    t = board.disc_thickness
+    k = t / max(float(cam[2]), t + 1.0)
+    return (float(cam[0]) - x) * k, (float(cam[1]) - y) * k, board.disc_radius * (1.0 - k)
