@@ -57,9 +57,9 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
     followed over a good part of its round, where nothing else read or a peg lies."""
     out = list(discs)
     # (a pair across the outer line may score, whichever of them was read)
-    reach = board.outer_radius + OFFSET_MM[1]
+    within = board.outer_radius + OFFSET_MM[1]
     todo = [i for i, d in enumerate(discs) if not d.uncertain and not d.in_ditch
-            and (d.zone > 0 or math.hypot(d.x_mm, d.y_mm) < reach)]
+            and (d.zone > 0 or math.hypot(d.x_mm, d.y_mm) < within)]
     if not todo:
         return out
     r = board.disc_radius
