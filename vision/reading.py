@@ -213,9 +213,45 @@ def confirmed_colours(known: tuple[RGB | None, RGB | None] | None,
                       reading: Reading) -> tuple[RGB | None, RGB | None]:
     """The sides' colours known once the players confirm ``reading`` (sides and all): its own,
     and for a side it showed no disc of, what was known before. A board showing one side only
-    so teaches that side's colour, and the next such board need not be asked about."""
+    so teaches that side's colour, and the next such board need not be asked about. The discs
+    that score teach it: the players check the totals, and a disc that scores nothing goes
+    unchecked whatever its side. Those sure of their side teach it alone; failing them, the
+    side's scoring discs in doubt of it (a board of one colour) only if two or more agree on
+    one colour, since a lone disc in doubt may be a black greyed by glare; failing those,
+    its discs in the ditch, on the same terms: worn yellows and dark discs there, read all as
+    one side, would teach a colour between the two, and every later round would be sided by
+    it."""
     old = known or (None, None)
-    return reading.colours[0] or old[0], reading.colours[1] or old[1]
+    out: list[RGB | None] = []
+    for k in (0, 1):
+        scoring = [d for d in reading.discs if d.team == k and d.zone > 0 and not d.in_ditch]
+        idle = [d for d in reading.discs if d.team == k and (d.zone == 0 or d.in_ditch)
+                and d.side_sure and not d.uncertain]
+        sure = [d.colour for d in scoring if d.side_sure]
+        colour = (_middle(sure) if sure else _agreed([d.colour for d in scoring])
+                  or _agreed([d.colour for d in idle]))
+        out.append(colour or old[k])
+    return out[0], out[1]
+
+
+def _middle(faces: list[RGB]) -> RGB:
+    m = np.median(np.array(faces, np.float64), axis=0)
+    return round(float(m[0])), round(float(m[1])), round(float(m[2]))
+
+
+def _agreed(faces: list[RGB]) -> RGB | None:
+    """The colour two discs or more agree on, all but one of them (a disc of a third set or in
+    a shadow among them), or None."""
+    if len(faces) < 2:
+        return None
+    logs = np.log(np.array(faces, np.float64) + 8.0)
+    agree = np.linalg.norm(logs - np.median(logs, axis=0), axis=1) <= AGREE
+    if agree.sum() < max(2, len(faces) - 1):
+        return None
+    return _middle([f for f, a in zip(faces, agree, strict=True) if a])
+
+
+AGREE = 0.3  # discs whose colours lie this near their middle (log) agree on one colour
 
 
 def to_discs(reading: Reading) -> tuple[Disc, ...]:

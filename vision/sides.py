@@ -47,6 +47,9 @@ LIFT_GREY = 0.25    # a face another side's colour with light added alike in all
 #                     within this share of it (tighter: strong light clips a channel at white)
 LIFT_OWN = 0.15     # ... unless this near its own side's colour (a pink side's discs are reds
 #                     lifted, each like the rest of its side)
+HARDLY_NEARER = 0.8  # one known colour this near one group of two as the other: no nearer
+GREY_BETWEEN = 0.15  # a grey this far (a share of the way) past either end of the way from
+#                      one side's grey to the other's is between them
 
 
 MORE_THAN_TWO = ("the discs come in more than two colours, so the sides cannot be told apart: "
@@ -230,9 +233,17 @@ def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = No
     raw = _log(faces)
     x = raw - _log(light) + float(np.mean(_log(light))) if light is not None else raw
     scoring = np.ones(n, bool) if scoring is None else np.asarray(scoring, bool)
+    return _greys_between(_assigned(faces, raw, x, colours, light, scoring), raw, x)
+
+
+def _assigned(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
+              colours: tuple[RGB | None, RGB | None] | None, light: np.ndarray | None,
+              scoring: np.ndarray) -> Sides:
+    """The sides, before the greys between them are asked about (see :func:`assign`)."""
+    n = len(faces)
     out = _all(faces, raw, x, colours, scoring)
     if light is not None:
-        out = _glared(out, faces, np.asarray(light, np.float64))
+        out = _glared(out, faces, np.asarray(light, np.float64), colours)
     if colours is None:
         out = _ditch_only(out, scoring, faces)
     # The ditch also holds what changes no total (another set, a hand, a mark taken for a
@@ -248,9 +259,9 @@ def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = No
             return out
         if np.bincount(np.array(core.teams), minlength=2).min() >= 2:
             return _with_aside(_glared(_tight(core, x[scoring]), faces[scoring],
-                                       np.asarray(light, np.float64)[scoring])
+                                       np.asarray(light, np.float64)[scoring], colours)
                                if light is not None else _tight(core, x[scoring]),
-                               raw, ~scoring)
+                               raw, ~scoring, colours)
     return out
 
 
@@ -274,16 +285,20 @@ def _ditch_only(sides: Sides, scoring: np.ndarray, faces: np.ndarray) -> Sides:
     return replace(sides, sure=tuple(bool(v) for v in sure))
 
 
-def _glared(sides: Sides, faces: np.ndarray, light: np.ndarray) -> Sides:
+def _glared(sides: Sides, faces: np.ndarray, light: np.ndarray,
+            known: tuple[RGB | None, RGB | None] | None = None) -> Sides:
     """``sides`` with a disc unsure of its side where the board around it is lit brighter than
     the board's middling light by a grey lift (a varnish's glare adds the lamp's or window's
     own light, whatever the colour under it) and taking that lift off its face as well would
     put it nearer the other side's colour. The sides are told by colours evened out for the
     light as a lamp's falloff changes it, by a factor; glare adds instead, greying a dark disc
-    toward a light side's colour, and a picture cannot say which of the two it was."""
-    if len(faces) < 2 or None in sides.colours:
+    toward a light side's colour, and a picture cannot say which of the two it was. A side
+    with no disc here is taken at its ``known`` colour: a black disc greyed by glare, with the
+    blacks all in the ditch, is no less unsure beside the pinks for showing the only black."""
+    ref_rgb = _either(sides.colours, known)
+    if len(faces) < 2 or None in ref_rgb:
         return sides
-    sides = _lifted(sides, faces)
+    sides = _lifted(sides, faces, ref_rgb)
     middling = np.median(light, axis=0)
     lift = light - middling
     mean = lift.mean(axis=1)
@@ -295,7 +310,7 @@ def _glared(sides: Sides, faces: np.ndarray, light: np.ndarray) -> Sides:
     glared = (mean > GLARE_LIFT) & grey
     if not glared.any():
         return sides
-    ref = _log(np.array(sides.colours))
+    ref = _log(np.array(ref_rgb))
     sure = list(sides.sure)
     for i in np.flatnonzero(glared):
         if not sure[i]:
@@ -307,18 +322,28 @@ def _glared(sides: Sides, faces: np.ndarray, light: np.ndarray) -> Sides:
     return replace(sides, sure=tuple(sure))
 
 
-def _lifted(sides: Sides, faces: np.ndarray) -> Sides:
+def _either(seen: tuple[RGB | None, RGB | None],
+            known: tuple[RGB | None, RGB | None] | None) -> tuple[RGB | None, RGB | None]:
+    """Each side's colour as seen here, or as known (named, or carried over from an earlier
+    round of the match) where no disc here showed it."""
+    if known is None:
+        return seen
+    return (seen[0] if seen[0] is not None else known[0],
+            seen[1] if seen[1] is not None else known[1])
+
+
+def _lifted(sides: Sides, faces: np.ndarray, colours: tuple[RGB | None, RGB | None]) -> Sides:
     """``sides`` with a disc unsure of its side where its face is the other side's colour with
     a grey light added (a varnish's glare on the disc itself, whatever the board round it
     shows) and not near its own side's: a red disc glared to a pale red, with greens the only
     other colour on the board, joins the greens' group as readily as the reds'. Not where the
     two sides differ in brightness alone (black and white discs): there every light disc is
     the dark side's colour lifted."""
-    ref = _log(np.array(sides.colours, np.float64))
+    ref = _log(np.array(colours, np.float64))
     if _hue_apart(ref[0], ref[1]) <= _THIRD_HUE:
         return sides
     teams = np.array(sides.teams, int)
-    lift = faces - np.array(sides.colours, np.float64)[1 - teams]
+    lift = faces - np.array(colours, np.float64)[1 - teams]
     own = np.linalg.norm(_log(faces) - ref[teams], axis=1)
     lifted = (lift.mean(axis=1) > GLARE_LIFT) & _alike(lift, LIFT_GREY) & (own > LIFT_OWN)
     return replace(sides, sure=tuple(bool(v) for v in np.array(sides.sure) & ~lifted))
@@ -360,7 +385,8 @@ def _all(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
     # the rarer); failing that, every disc that scores nothing (another set's in the ditch, a
     # hand or a cup taken for a disc), the sides read from the scoring discs alone
     labels, _ = k_means(x, 3) if n >= 3 else (np.zeros(n, int), None)
-    idle = [j for j in range(3) if (labels == j).any() and not scoring[labels == j].any()]
+    idle = [j for j in range(3) if (labels == j).any() and not scoring[labels == j].any()
+            and not _known_colour(raw[labels == j], colours)]
     trials = []
     if idle:
         j = min(idle, key=lambda j: int((labels == j).sum()))
@@ -374,7 +400,7 @@ def _all(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
             core = _sides(faces[~aside], raw[~aside], x[~aside], colours)
         except _Split:
             continue
-        return _with_aside(core, raw, aside)
+        return _with_aside(core, raw, aside, colours)
     if colours is not None and None not in colours:
         # both sides' colours known (named, or seen earlier in the match): a disc of either
         # is that side's whatever else lies on the board, and only those of neither are
@@ -387,6 +413,17 @@ def _all(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
         if not odd.any() or _between(raw[odd], colours).all():
             return known
     return _in_doubt(faces, raw, x, colours)
+
+
+def _known_colour(raw: np.ndarray, colours: tuple[RGB | None, RGB | None] | None) -> bool:
+    """Whether a group of faces (log colours) is a known side's colour: never a third set's
+    to set aside, however few of its discs score (the blacks all knocked to the ditch, the
+    colour left on the board being a black greyed by glare)."""
+    if colours is None:
+        return False
+    middle = np.median(raw, axis=0)
+    return any(c is not None and float(np.linalg.norm(middle - _log(np.array(c)))) < _SAME
+               for c in colours)
 
 
 BETWEEN = 0.35  # a colour this near (a share of the two's distance) the way from one to the
@@ -417,14 +454,16 @@ def _in_doubt(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
                  MORE_THAN_TWO)
 
 
-def _with_aside(core: Sides, raw: np.ndarray, aside: np.ndarray) -> Sides:
+def _with_aside(core: Sides, raw: np.ndarray, aside: np.ndarray,
+                known: tuple[RGB | None, RGB | None] | None = None) -> Sides:
     """``core`` (the sides of the discs not set aside) with the set-aside discs given to the
-    side whose colour they are nearer: they score nothing, so their side is sure enough."""
+    side whose colour they are nearer, as seen or as known: they score nothing, so their side
+    is sure enough."""
     teams = np.zeros(len(aside), int)
     sure = np.ones(len(aside), bool)
     teams[~aside] = core.teams
     sure[~aside] = core.sure
-    ref = [_log(np.array(c)) if c is not None else None for c in core.colours]
+    ref = [_log(np.array(c)) if c is not None else None for c in _either(core.colours, known)]
     for i in np.flatnonzero(aside):
         d = [np.linalg.norm(raw[i] - r) if r is not None else np.inf for r in ref]
         teams[i] = int(np.argmin(d)) if np.isfinite(min(d)) else 0
@@ -474,12 +513,57 @@ def _sides(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
         # between the two, is not sure of it: _tight)
         dark = int(np.argmin(_luma(centres)))
         teams = np.where(labels == dark, 0, 1)
+        if _grey_over_hue(raw, labels, dark):
+            odd = np.ones(n, bool)
         return _tight(Sides(tuple(int(t) for t in teams), tuple(bool(o) for o in ~odd),
                             _seen(faces, teams)), x)
     # one colour only, and no named colours: guess by how dark the discs are, and say so
     team = 0 if float(np.median(_luma(x))) < math.log(100.0 + 8.0) else 1
     teams = np.full(n, team)
     return Sides(tuple(int(t) for t in teams), (False,) * n, _seen(faces, teams))
+
+
+def _grey_over_hue(raw: np.ndarray, labels: np.ndarray, dark: int) -> bool:
+    """Whether the lighter of two groups is a middling grey (no hue, neither black nor white)
+    and the darker one has a hue: a grey lighter than a coloured side is as likely a black
+    side greyed by a varnish's glare as a white side in shade, so which side is the darker
+    cannot be told (a black-and-red set's blacks, glared grey, were read as the light side
+    and their colour carried to the match's next rounds). On the faces as seen."""
+    light = raw[labels != dark]
+    grey = np.median(light, axis=0)
+    luma = float(np.exp(_luma(grey))) - 8.0
+    return (float(np.linalg.norm(_chroma(grey))) < _CHROMATIC
+            and float(np.linalg.norm(_chroma(np.median(raw[labels == dark], axis=0))))
+            >= _CHROMATIC and ANY_SET_DARK < luma < ANY_SET_LIGHT)
+
+
+def _greys_between(sides: Sides, raw: np.ndarray, x: np.ndarray) -> Sides:
+    """``sides`` with a disc unsure of its side where, among the discs of no hue, its side
+    shows two greys apart and its own lies between the other one and the other side's grey:
+    black and white sides differ in brightness alone, and a varnish's glare greys a black
+    disc toward white as far as a shadow darkens a white one. With no hue to tell by, such a
+    grey is either side's (two blacks glared grey made a side of greys, the one white disc
+    being in the ditch). Hue is told on the faces as seen (evening out a yellow board's light
+    gives greys a blue one), and the way between on the faces evened out (a shadow over the
+    board darkens a white disc with it)."""
+    teams = np.array(sides.teams, int)
+    grey = np.linalg.norm(_chroma(raw), axis=1) < _CHROMATIC
+    sure = np.array(sides.sure, bool)
+    for k in (0, 1):
+        idx = np.flatnonzero(grey & (teams == k))
+        others = grey & (teams != k)
+        if len(idx) < 2 or not others.any():
+            continue
+        sub, c = two_means(x[idx])
+        if not _apart(x[idx], sub, c, _THIRD, _THIRD_RATIO):
+            continue
+        other = np.median(x[others], axis=0)
+        near = int(np.argmin(np.linalg.norm(c - other, axis=1)))
+        way = c[1 - near] - other
+        t = float((c[near] - other) @ way) / max(float(way @ way), 1e-9)
+        if GREY_BETWEEN < t < 1.0 - GREY_BETWEEN:
+            sure[idx[sub == near]] = False
+    return replace(sides, sure=tuple(bool(v) for v in sure))
 
 
 def _by_known(faces: np.ndarray, raw: np.ndarray, colours: tuple[RGB | None, RGB | None],
@@ -515,9 +599,17 @@ def _one_known(faces: np.ndarray, raw: np.ndarray, colours: tuple[RGB | None, RG
     ref = _log(np.array(colours[known], np.float64))
     d = np.linalg.norm(raw - ref, axis=1)
     if labels is not None:  # two groups on the board: the nearer one is the known side
-        near = int(np.argmin([d[labels == k].mean() for k in (0, 1)]))
+        mean = [float(d[labels == k].mean()) for k in (0, 1)]
+        near = int(np.argmin(mean))
         teams = np.where(labels == near, known, 1 - known)
         sure = ~odd
+        darker = int(np.argmin([float(np.median(_luma(raw[labels == k]))) for k in (0, 1)]))
+        if ((darker == near) != (known == 0) and mean[near] > _SAME
+                and mean[near] > HARDLY_NEARER * mean[1 - near]):
+            # hardly nearer one group than the other, and against the darker side being
+            # team 0: worn discs of both sides fade to one colour, and a side's colour learnt
+            # from a worn disc lies between the two groups
+            sure = np.zeros(len(raw), bool)
         far = raw[labels != near].mean(axis=0)
         if (min(float(np.linalg.norm(_chroma(ref))), float(np.linalg.norm(_chroma(far))))
                 >= _CHROMATIC and _hue_apart(far, ref) < _THIRD_HUE):
