@@ -573,6 +573,9 @@ LIKE_EVEN = 0.15  # (the board's grain shows through a natural disc's face too)
 UNEVEN_COVERAGE = 0.7  # ... or over this share, this tightly, round a face standing out this
 UNEVEN_SPREAD_MM = 0.35  # much from the board around it, however uneven (glare, wear)
 UNEVEN_CONTRAST = 0.5
+BOLD_RIM_COVERAGE = 0.5  # ... or over half its round, less tightly, round a face standing out
+BOLD_RIM_SPREAD_MM = 0.5  # this boldly (e ** 1: 2.7 times), however uneven: a worn dark red disc
+BOLD_RIM_CONTRAST = 1.0  # on a pale board, a grained one whose rim a line beside it blurs
 BOLD_FACE_SIZE = 0.2  # ... or a rim this near a disc's radius (a board's size is measured within
 #                        a fifth), round an even face standing out boldly
 ALL_ROUND_COVERAGE = 0.9  # ... or one followed over this share of its round, at the disc's own
@@ -721,7 +724,9 @@ def _clean_rim(seen: _Seen, i: int) -> bool:
     over a little of its round, of about a disc's size, round an even face standing out
     boldly from the board (a pale disc across a line between two pegs, on a board of another
     size than taken: its rim is looked for at the wrong radius and broken where it touches,
-    its face is plain to see); or a rim at the disc's own radius followed nearly all round,
+    its face is plain to see); or a rim followed over half its round round a face that stands
+    out more boldly still, however uneven (a worn dark red disc on a pale board, its face
+    patched with bare wood); or a rim at the disc's own radius followed nearly all round,
     less tightly (a cream disc's grain on a white board blurs it), round any face (a shadow's
     edge across a red disc made its face uneven): a board prints no circle of a disc's size,
     and its print and grain ring over part of a round at most."""
@@ -739,6 +744,9 @@ def _clean_rim(seen: _Seen, i: int) -> bool:
         return False
     if (r.coverage >= LIKE_COVERAGE and r.spread_mm <= LIKE_SPREAD_MM
             and float(seen.even[i]) <= LIKE_EVEN):
+        return True
+    if (r.coverage >= BOLD_RIM_COVERAGE and r.spread_mm <= BOLD_RIM_SPREAD_MM
+            and float(seen.contrast[i]) >= BOLD_RIM_CONTRAST):
         return True
     return (r.coverage >= UNEVEN_COVERAGE and r.spread_mm <= UNEVEN_SPREAD_MM
             and float(seen.contrast[i]) >= UNEVEN_CONTRAST)
