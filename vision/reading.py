@@ -49,7 +49,7 @@ from vision.registration import (
 )
 from vision.rings import agreement
 from vision.seats import find_turn, place_seats
-from vision.sides import RGB, assign
+from vision.sides import RGB, agreed_colour, assign, middle_colour
 from vision.stacks import stacked
 from vision.unread import (
     BESIDE_DOUBT,
@@ -228,30 +228,10 @@ def confirmed_colours(known: tuple[RGB | None, RGB | None] | None,
         idle = [d for d in reading.discs if d.team == k and (d.zone == 0 or d.in_ditch)
                 and d.side_sure and not d.uncertain]
         sure = [d.colour for d in scoring if d.side_sure]
-        colour = (_middle(sure) if sure else _agreed([d.colour for d in scoring])
-                  or _agreed([d.colour for d in idle]))
+        colour = (middle_colour(sure) if sure else agreed_colour([d.colour for d in scoring])
+                  or agreed_colour([d.colour for d in idle]))
         out.append(colour or old[k])
     return out[0], out[1]
-
-
-def _middle(faces: list[RGB]) -> RGB:
-    m = np.median(np.array(faces, np.float64), axis=0)
-    return round(float(m[0])), round(float(m[1])), round(float(m[2]))
-
-
-def _agreed(faces: list[RGB]) -> RGB | None:
-    """The colour two discs or more agree on, all but one of them (a disc of a third set or in
-    a shadow among them), or None."""
-    if len(faces) < 2:
-        return None
-    logs = np.log(np.array(faces, np.float64) + 8.0)
-    agree = np.linalg.norm(logs - np.median(logs, axis=0), axis=1) <= AGREE
-    if agree.sum() < max(2, len(faces) - 1):
-        return None
-    return _middle([f for f, a in zip(faces, agree, strict=True) if a])
-
-
-AGREE = 0.3  # discs whose colours lie this near their middle (log) agree on one colour
 
 
 def to_discs(reading: Reading) -> tuple[Disc, ...]:

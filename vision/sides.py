@@ -633,9 +633,23 @@ def _seen(faces: np.ndarray, teams: np.ndarray,
         group = faces[teams == k]
         if sure is not None and (sure & (teams == k)).any():
             group = faces[sure & (teams == k)]
-        if len(group):
-            m = np.median(group, axis=0)
-            out.append((round(float(m[0])), round(float(m[1])), round(float(m[2]))))
-        else:
-            out.append(None)
+        out.append(middle_colour(group) if len(group) else None)
     return out[0], out[1]
+
+
+def middle_colour(faces: np.ndarray | list[RGB]) -> RGB:
+    """The median of some faces' colours (RGB), channel by channel, in whole numbers."""
+    m = np.median(np.asarray(faces, np.float64).reshape(-1, 3), axis=0)
+    return round(float(m[0])), round(float(m[1])), round(float(m[2]))
+
+
+def agreed_colour(faces: list[RGB]) -> RGB | None:
+    """The colour two discs or more agree on, all but one of them (a disc of a third set or in
+    a shadow among them) within :data:`_SAME` of their middle in log colour, or None."""
+    if len(faces) < 2:
+        return None
+    logs = _log(np.array(faces, np.float64))
+    agree = np.linalg.norm(logs - np.median(logs, axis=0), axis=1) <= _SAME
+    if agree.sum() < max(2, len(faces) - 1):
+        return None
+    return middle_colour([f for f, a in zip(faces, agree, strict=True) if a])
