@@ -39,7 +39,7 @@ system-packages:
 			$(DEBIAN_PACKAGES) >/dev/null; \
 	fi
 
-# the suite on up to four cores at once (its tests share no files, ports or state); a single
+# the suite on up to four cores at once (each test takes its own free port and temporary folder); a single
 # file or test runs on one with plain `.venv/bin/pytest PATH`
 test: lint system-packages
 	$(BIN)/python -m pytest -n auto --maxprocesses 4
