@@ -31,6 +31,9 @@ from rules.board import Board
 
 WORK_PX = 960          # long side of the picture the ridges are found in
 _VOTE_PX = 320         # ... and of the one the centre vote looks at
+_VOTE_SHARE = 94       # the edges above this percentile of strength vote
+BROAD_SHARE = 80       # ... or above this one, when the strongest alone found no board
+_VOTE_EDGES = 6400     # ... at most this many of them (never fewer than the strongest 6 %)
 _NEAR_PX = 2.0         # a ridge is darker than the board this far (work pixels) either side
 _SEARCH_POINTS = 8000  # the strongest ridge points the centre search weighs
 _HIST_POINTS = 40000   # ... and the radius count
@@ -83,11 +86,15 @@ VOTES = 4         # the centre search starts from this many of the vote's peaks
 _VOTE_APART = 0.05  # ... lying at least this share of the frame's size apart
 
 
-def centre_votes(grey: np.ndarray, count: int = VOTES) -> list[tuple[float, float]]:
+def centre_votes(grey: np.ndarray, count: int = VOTES, share: float = _VOTE_SHARE
+                 ) -> list[tuple[float, float]]:
     """The ``count`` points where the strong edges' gradient lines cross most, the most
     first (full-frame pixels), at least ``_VOTE_APART`` of the frame apart: a straight edge
     as strong as the rings' (a frame's side, a bar of light across the board) spreads its
-    votes along a band, and where bands cross they can outvote the centre itself."""
+    votes along a band, and where bands cross they can outvote the centre itself. The edges
+    above the ``share`` percentile of strength vote: the strongest alone, unless asked for
+    more (a square frame's sides and a video's captions against a pale table can take all
+    the strongest edges, a navy board's thin lines none)."""
     h0, w0 = grey.shape
     s = _VOTE_PX / max(h0, w0)
     g = cv2.GaussianBlur(cv2.resize(grey, None, fx=s, fy=s, interpolation=cv2.INTER_AREA),
@@ -95,8 +102,11 @@ def centre_votes(grey: np.ndarray, count: int = VOTES) -> list[tuple[float, floa
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1)
     mag = cv2.magnitude(gx, gy)
-    thr = float(np.percentile(mag, 94))
+    thr = float(np.percentile(mag, share))
     ys, xs = np.nonzero(mag > max(thr, 1e-3))
+    if len(xs) > _VOTE_EDGES:  # (drawn evenly: the cost kept when many vote)
+        keep = np.random.default_rng(len(xs)).choice(len(xs), _VOTE_EDGES, replace=False)
+        ys, xs = ys[keep], xs[keep]
     m = mag[ys, xs]
     ux, uy = gx[ys, xs] / m, gy[ys, xs] / m
     wgt = np.minimum(m / max(thr, 1e-3), 3.0).astype(np.float64)
@@ -323,6 +333,9 @@ class _Peak:
     outside: float = 0.0  # ... and just outside it
 
 
+LEVEL_FLOOR = 0.05  # the least count a peak is weighed against (share of a round)
+
+
 def _peaks(hist: np.ndarray, radii: np.ndarray, first: int, count: int = 14) -> list[_Peak]:
     sm = np.convolve(hist, [0.25, 0.5, 0.25], mode="same").astype(np.float32)
     local = cv2.dilate(sm.reshape(1, -1), np.ones((1, 5), np.uint8)).ravel()
@@ -331,7 +344,7 @@ def _peaks(hist: np.ndarray, radii: np.ndarray, first: int, count: int = 14) -> 
     out = []
     for i in sorted(idx):
         mass = float(hist[max(0, i - 2):i + 3].sum())
-        level = float(np.median(hist[max(0, i - 25):i + 26])) * 5 + 1e-9
+        level = max(float(np.median(hist[max(0, i - 25):i + 26])) * 5, LEVEL_FLOOR)
         out.append(_Peak(float(radii[i]), mass, mass / level))
     return out
 
@@ -428,14 +441,15 @@ def _triples(lines: list[_Peak], steps: list[_Peak], board: Board
     return out
 
 
-def find(grey: np.ndarray, board: Board, count: int = 4, thorough: bool = False
-         ) -> list[Coarse]:
+def find(grey: np.ndarray, board: Board, count: int = 4, thorough: bool = False,
+         broad: bool = False) -> list[Coarse]:
     """Up to ``count`` hypotheses of the board's centre and circles, the likeliest first
     (module docstring); none when nothing in the frame is ringed like a board. The centre is
     looked about again, and a tilt's drift searched for, when no hypothesis is plain to see
     about the centre first found; or always, if ``thorough`` (when no hypothesis's fit found
-    the lines well)."""
-    votes = centre_votes(grey)
+    the lines well). ``broad``: the centre voted for by fainter edges too (when no hypothesis
+    from the strongest was the board)."""
+    votes = centre_votes(grey, share=BROAD_SHARE if broad else _VOTE_SHARE)
     vx, vy = votes[0]  # the features' radial directions are taken about the likeliest
     h0, w0 = grey.shape
     s = min(1.0, WORK_PX / max(h0, w0))

@@ -253,8 +253,24 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
         # the lines as measured stand as no board's: the fit took another circle for one
         fair = [f for f in fits if _proportionate(_radii(f[3]))]
         best = max(fair, key=lambda f: f[2]) if fair else None
-    if (best is None or best[2] < MIN_AGREEMENT or best[1].inliers < 0.15 * total
-            or best[1].sigma_mm > 1.5):
+
+    def lost(b: tuple | None) -> bool:
+        return (b is None or b[2] < MIN_AGREEMENT or b[1].inliers < 0.15 * total
+                or b[1].sigma_mm > 1.5)
+
+    if lost(best):
+        # no board about the centres the strongest edges voted for: fainter edges vote too
+        for c in coarselib.find(grey, board, broad=True):
+            if c.score < MIN_COARSE or any(_same(c, t) for t in tried):
+                continue
+            tried.append(c)
+            got = attempt(c, Priors(guess.focal_px, min(guess.sigma, 0.1)))
+            if got is not None and _proportionate(_radii(got[3])) and (
+                    lost(best) or got[2] > best[2]):
+                best = got
+            if good(best):
+                break
+    if lost(best):
         raise NoBoardFound(
             f"no crokinole board in {name}: its lines could not be followed around the "
             "centre; make sure the whole playing surface is in view, in focus and lit")

@@ -77,6 +77,23 @@ def test_a_10_line_far_inside_twice_the_15_line_s_radius_is_found(boards, seed, 
     assert scenes.lines_off(cal, boards, seed, number) < width
 
 
+@pytest.mark.parametrize(("number", "why"), [
+    (92, "a square black frame on a pale table under a video's overlay: their edges, the "
+         "strongest in the picture, took the centre vote, the navy board's thin lines none"),
+    (84, "a clean black board: a numeral's few points, the count around them nil, stood as "
+         "plainly as a whole line, and the 10 line was taken for the 15"),
+], ids=["frame outshines lines", "clean black board"])
+def test_boards_whose_lines_are_plain_to_see_are_calibrated(number, why):
+    """Retired unseen rigs (layouts 296) refused on their empty board though every line is
+    plain to a player: each is calibrated, its lines found nearly all round and within a
+    line's width of where the picture has them."""
+    empty, seat0 = scenes.bench_empty("layouts", 296, number)
+    cal = calibrate(empty, seat0=seat0)
+    assert cal.agreement > 0.9, why
+    width = scenes.bench_frame("layouts", 296, number)[1]["board"]["line_width"]
+    assert scenes.lines_off(cal, "layouts", 296, number) < width, why
+
+
 def test_a_small_board_s_surface_edge_is_not_taken_for_its_outer_line():
     """A 20-inch club board (retired unseen rig, play 191) whose outer line stands at 2.76
     times its 15 line's radius and its surface's edge 1.1 times further: taking the edge for
