@@ -34,3 +34,17 @@ def test_a_square_frame_s_strong_edges_do_not_take_the_centre_vote():
     grey, (cx, cy) = _square_board_on_a_pale_table()
     x, y = centre_votes(grey, share=BROAD_SHARE)[0]
     assert math.hypot(x - cx, y - cy) < 0.02 * 1280, (x, y)
+
+
+def test_the_board_is_found_when_the_strongest_edges_vote_for_the_frame():
+    """The same picture, looked for as a frame is: the board found about the rings' centre,
+    not refused (the strongest edges alone voted for the frame's sides and captions)."""
+    from rules.board import STANDARD
+    from vision.registration import find_board
+
+    grey, (cx, cy) = _square_board_on_a_pale_table()
+    frame = cv2.cvtColor(np.clip(grey, 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+    found = find_board(frame, STANDARD, name="a drawn square board")
+    x, y = found.camera.project(np.zeros((1, 3)))[0]
+    assert math.hypot(x - cx, y - cy) < 3.0, (x, y)
+    assert found.agreement > 0.8
