@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import logging
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 import cv2
@@ -196,10 +197,11 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
         return got
 
     # each hypothesis with the lens as expected, then the likeliest with other focal lengths
+    expected = Priors(guess.focal_px, min(guess.sigma, 0.1))
     best: tuple[CameraModel, RingFit, float, Board, float] | None = None
     best_c = hypotheses[0]
     for i, c in enumerate(hypotheses):
-        got = attempt(c, Priors(guess.focal_px, min(guess.sigma, 0.1)))
+        got = attempt(c, expected)
         if got is not None and (best is None or got[2] > best[2]):
             best, best_c = got, c
         # a close second hypothesis is tried even after a good fit: the one whose lines
@@ -208,6 +210,14 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
         if good(best) and not close:
             break
     tried = list(hypotheses[:i + 1])
+
+    def untried(found: list[coarselib.Coarse]) -> Iterator[coarselib.Coarse]:
+        """The hypotheses worth a fit that are unlike any tried, each taken as tried."""
+        for c in found:
+            if c.score >= MIN_COARSE and not any(_same(c, t) for t in tried):
+                tried.append(c)
+                yield c
+
     if best is not None and best[2] < SURE_AGREEMENT:
         # lines found over less of their round than an empty board shows them: the likeliest
         # hypothesis of another size (another set of circles taken for the lines: a black
@@ -216,17 +226,14 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
             abs(math.log(c.radii_px[2] / t.radii_px[2])) > OTHER_SIZE for t in tried)), None)
         if other is not None:
             tried.append(other)
-            got = attempt(other, Priors(guess.focal_px, min(guess.sigma, 0.1)))
+            got = attempt(other, expected)
             if got is not None and got[2] > best[2]:
                 best, best_c = got, other
     if best is None or best[2] < SURE_AGREEMENT:
         # the hypotheses looked for more thoroughly (a tilt's drift of the circles' centres),
         # each unlike those tried
-        for c in coarselib.find(grey, board, thorough=True):
-            if c.score < MIN_COARSE or any(_same(c, t) for t in tried):
-                continue
-            tried.append(c)
-            got = attempt(c, Priors(guess.focal_px, min(guess.sigma, 0.1)))
+        for c in untried(coarselib.find(grey, board, thorough=True)):
+            got = attempt(c, expected)
             if got is not None and (best is None or got[2] > best[2]):
                 best, best_c = got, c
             if best is not None and best[2] >= SURE_AGREEMENT:
@@ -260,11 +267,8 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
 
     if lost(best):
         # no board about the centres the strongest edges voted for: fainter edges vote too
-        for c in coarselib.find(grey, board, broad=True):
-            if c.score < MIN_COARSE or any(_same(c, t) for t in tried):
-                continue
-            tried.append(c)
-            got = attempt(c, Priors(guess.focal_px, min(guess.sigma, 0.1)))
+        for c in untried(coarselib.find(grey, board, broad=True)):
+            got = attempt(c, expected)
             if got is not None and _proportionate(_radii(got[3])) and (
                     lost(best) or got[2] > best[2]):
                 best = got
