@@ -314,13 +314,30 @@ def _drift_search(p: _Points, m: _Metric, size: float) -> _Metric | None:
     return at if sharp >= DRIFT_GAIN * before else None
 
 
+SECTORS = 8      # a sectored count takes each radius's share in this many sectors of its round
+SECTOR_RANK = 3  # ... and the fourth least of them
+
+
 def _histogram(p: _Points, cx: float, cy: float, squash: float, angle: float,
-               lo: float, hi: float, drift: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
-    """Per log-radius bin, the points' share of a full circle at that radius."""
+               lo: float, hi: float, drift: tuple[float, float] = (0.0, 0.0),
+               sectored: bool = False) -> np.ndarray:
+    """Per log-radius bin, the points' share of a full circle at that radius. ``sectored``:
+    the share a circle has all round, as its fourth sector from the least of eight shows it. A
+    painted circle's points lie in every sector; wood grain's run one way across the board, so
+    they pass for a circle's only where they cross the radii squarely, in two or three sectors
+    of eight, and there at every radius (a figured board's grain buries its lines' peaks in
+    the plain count, not in this one)."""
     r = _radius(p, cx, cy, squash, angle, drift)
     b = ((np.log(r) - lo) / (hi - lo) * _BINS).astype(np.int64)
     ok = (b >= 0) & (b < _BINS)
-    return np.bincount(b[ok], (p.w / r / (2 * math.pi))[ok], minlength=_BINS)
+    w = p.w / r / (2 * math.pi)
+    if not sectored:
+        return np.bincount(b[ok], w[ok], minlength=_BINS)
+    cx, cy = float(np.asarray(cx)), float(np.asarray(cy))
+    sector = (((np.arctan2(p.y - cy, p.x - cx) + math.pi) / (2 * math.pi) * SECTORS)
+              .astype(np.int64) % SECTORS)
+    counts = np.bincount((sector * _BINS + b)[ok], w[ok] * SECTORS, minlength=SECTORS * _BINS)
+    return np.sort(counts.reshape(SECTORS, _BINS), axis=0)[SECTOR_RANK]
 
 
 @dataclass(frozen=True)
@@ -442,13 +459,14 @@ def _triples(lines: list[_Peak], steps: list[_Peak], board: Board
 
 
 def find(grey: np.ndarray, board: Board, count: int = 4, thorough: bool = False,
-         broad: bool = False) -> list[Coarse]:
+         broad: bool = False, sectored: bool = False) -> list[Coarse]:
     """Up to ``count`` hypotheses of the board's centre and circles, the likeliest first
     (module docstring); none when nothing in the frame is ringed like a board. The centre is
     looked about again, and a tilt's drift searched for, when no hypothesis is plain to see
     about the centre first found; or always, if ``thorough`` (when no hypothesis's fit found
     the lines well). ``broad``: the centre voted for by fainter edges too (when no hypothesis
-    from the strongest was the board)."""
+    from the strongest was the board). ``sectored``: the lines counted by the share of their
+    round each sector shows (:func:`_histogram`; when the plain count found none)."""
     votes = centre_votes(grey, share=BROAD_SHARE if broad else _VOTE_SHARE)
     vx, vy = votes[0]  # the features' radial directions are taken about the likeliest
     h0, w0 = grey.shape
@@ -461,7 +479,7 @@ def find(grey: np.ndarray, board: Board, count: int = 4, thorough: bool = False,
     radii = np.exp(lo + (np.arange(_BINS) + 0.5) * (hi - lo) / _BINS)
     first = int((math.log(inner) - lo) / (hi - lo) * _BINS)
     out = []
-    bins = (lo, hi, radii, first)
+    bins = (lo, hi, radii, first, sectored)
     most = max(2, count // 2)
     for polarity in ("dark", "light"):
         feats = first_feats
@@ -493,13 +511,13 @@ def _hypotheses(g: np.ndarray, feats: dict[str, _Points], polarity: str, m: _Met
                 board: Board, bins: tuple, s: float, most: int) -> list[Coarse]:
     """The best ``most`` hypotheses of one polarity's lines about one metric: the ridge and
     step peaks of the radius count, taken three and one at a time (:func:`_triples`)."""
-    lo, hi, radii, first = bins
+    lo, hi, radii, first, sectored = bins
     pts = feats[polarity]
     cx, cy, squash, angle, drift = m.cx, m.cy, m.squash, m.angle, m.drift
-    lines = _two_sides(g, cx, cy, squash, angle, _peaks(
-        _histogram(pts, cx, cy, squash, angle, lo, hi, drift), radii, first), drift)
-    steps = _two_sides(g, cx, cy, squash, angle, _peaks(
-        _histogram(feats["step"], cx, cy, squash, angle, lo, hi, drift), radii, first), drift)
+    lines = _two_sides(g, cx, cy, squash, angle, _peaks(_histogram(
+        pts, cx, cy, squash, angle, lo, hi, drift, sectored), radii, first), drift)
+    steps = _two_sides(g, cx, cy, squash, angle, _peaks(_histogram(
+        feats["step"], cx, cy, squash, angle, lo, hi, drift, sectored), radii, first), drift)
     r = _radius(pts, cx, cy, squash, angle, drift)
     out = []
     # the best few of each polarity: light ridges (grain, seams, a glare) can outscore a

@@ -154,6 +154,9 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
     h, w = grey.shape
     guess = focal_guess(w, h, focal_px)
     hypotheses = [c for c in coarselib.find(grey, board) if c.score >= MIN_COARSE]
+    if not hypotheses:  # (a figured board's grain may bury its lines in the plain count)
+        hypotheses = [c for c in coarselib.find(grey, board, sectored=True)
+                      if c.score >= MIN_COARSE]
     if not hypotheses:
         raise NoBoardFound(
             f"no crokinole board in {name}: no rings around a centre; make sure the whole "
@@ -266,8 +269,10 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
                 or b[1].sigma_mm > 1.5)
 
     if lost(best):
-        # no board about the centres the strongest edges voted for: fainter edges vote too
-        for c in untried(coarselib.find(grey, board, broad=True)):
+        # no board about the centres the strongest edges voted for: fainter edges vote too;
+        # or the lines were buried in the count by wood grain: counted sector by sector
+        again = ({"broad": True}, {"sectored": True})
+        for c in (c for how in again for c in untried(coarselib.find(grey, board, **how))):
             got = attempt(c, expected)
             if got is not None and _proportionate(_radii(got[3])) and (
                     lost(best) or got[2] > best[2]):

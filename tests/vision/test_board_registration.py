@@ -94,6 +94,19 @@ def test_boards_whose_lines_are_plain_to_see_are_calibrated(number, why):
     assert scenes.lines_off(cal, "layouts", 296, number) < width, why
 
 
+@pytest.mark.parametrize(("seed", "number"), [(293, 28), (297, 56)], ids=["video", "phone"])
+def test_a_natural_board_with_strong_grain_is_calibrated(seed, number):
+    """Retired unseen rigs (play 293 and 297) of natural-wood boards, thin black lines across
+    deep grain, refused on their empty board ("no rings around a centre": the grain's ridges
+    outnumbered the lines' at every radius): each is calibrated, its lines found nearly all
+    round and within a line's width of where the picture has them."""
+    empty, seat0 = scenes.bench_empty("play", seed, number)
+    cal = calibrate(empty, seat0=seat0)
+    assert cal.agreement > 0.9
+    width = scenes.bench_frame("play", seed, number)[1]["board"]["line_width"]
+    assert scenes.lines_off(cal, "play", seed, number) < width
+
+
 def test_a_small_board_s_surface_edge_is_not_taken_for_its_outer_line():
     """A 20-inch club board (retired unseen rig, play 191) whose outer line stands at 2.76
     times its 15 line's radius and its surface's edge 1.1 times further: taking the edge for
