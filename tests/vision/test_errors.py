@@ -79,6 +79,34 @@ def test_a_black_frame_is_too_dark():
         read_board(np.zeros((480, 640, 3), np.uint8))
 
 
+def _navy_board_on_a_dark_table(light: float) -> np.ndarray:
+    """A 1280x960 frame of a navy board (grey about 30) on a near-black table, its lines
+    white, under ``light`` (1: as a lamp lights it)."""
+    frame = np.full((960, 1280, 3), (28, 22, 22), np.float32)
+    c = (640, 480)
+    cv2.circle(frame, c, 430, (40, 34, 30), -1, cv2.LINE_AA)  # the rail
+    cv2.circle(frame, c, 360, (56, 29, 22), -1, cv2.LINE_AA)  # the surface (BGR)
+    for r in (100, 200, 300):
+        cv2.circle(frame, c, r, (228, 233, 243), 2, cv2.LINE_AA)
+    cv2.circle(frame, c, 17, (10, 10, 10), -1, cv2.LINE_AA)
+    return np.clip(cv2.GaussianBlur(frame, (0, 0), 1.0) * light, 0, 255).astype(np.uint8)
+
+
+def test_a_navy_board_on_a_dark_table_is_not_too_dark():
+    """Most of the frame is dark however well the board is lit (a retired unseen rig's was 95 %
+    below grey 33), but its white lines are bright: the board is found, not refused as too
+    dark or as flat. The same frame under a sixth of the light, lines and all dim, is."""
+    from rules.board import STANDARD
+    from vision.registration import find_board
+
+    frame = _navy_board_on_a_dark_table(1.0)
+    assert np.percentile(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), 95) < 40
+    found = find_board(frame, STANDARD, name="a navy board")
+    assert found.agreement > 0.8
+    with pytest.raises(TooDark, match=r"too dark.*light"):
+        find_board(_navy_board_on_a_dark_table(1 / 6), STANDARD, name="a dim navy board")
+
+
 def test_a_flat_frame_is_too_dark_to_read():
     with pytest.raises(TooDark, match="nearly uniform"):
         read_board(np.full((480, 640, 3), 200, np.uint8))
