@@ -94,6 +94,10 @@ HOLE_ITSELF = 1.0  # a rim centred within the 20 hole's radius is the hole's own
 #                   pale bottom looks a disc's face): a disc whose centre lies over the hole
 #                   falls in, and a deep hole's bottom shows off its centre under a camera
 #                   not straight above it
+HOLE_CHANGED = 0.5  # ... against the empty board, within half of it: the hole's bottom
+#                    changes nothing there, a disc in it is centred within a few mm, and a
+#                    board's hole is taken at the prior's scaled with the board (a 32-inch
+#                    board's 35.7 mm hole taken as 40 mm lost a 15 beside it, 19.5 mm out)
 FACE_PER_NOISE = 5.0      # ... or, for a whole face's change, this many times a bare patch's
 #                           of its size (a face averages its pixels' noise away)
 SURFACE_SEEN = 0.98       # share of the playing surface the frame must show
@@ -1065,7 +1069,8 @@ def _is_disc(rim: rimlib.Rim, face: np.ndarray, even: float, contrast: float,
                    and even <= max(MAX_FACE_UNEVEN, UNEVEN_PER_CONTRAST * contrast))
     return (rim.points >= MIN_POINTS and rim.spread_mm <= MAX_SPREAD_MM
             and abs(rim.radius_mm - board.disc_radius) <= MAX_RADIUS_OFF_MM
-            and math.hypot(rim.x_mm, rim.y_mm) >= HOLE_ITSELF * board.hole_diameter / 2
+            and math.hypot(rim.x_mm, rim.y_mm) >= (
+                HOLE_ITSELF if change is None else HOLE_CHANGED) * board.hole_diameter / 2
             and face_ok and _rim_enough(rim, bold, even))
 
 

@@ -278,3 +278,20 @@ def test_the_discs_a_board_s_size_decides_are_those_whose_zone_it_changes():
     assert _size_dependent(_look(STANDARD, well), _look(big, *at(well))) == set()
     assert _size_dependent(_look(STANDARD, well, edge), _look(big, *at(well))) == {1}
     assert _size_dependent(_look(STANDARD, well), _look(big, *at(well, edge))) is None
+
+
+@pytest.mark.parametrize("number", [42, 49])
+def test_a_15_beside_the_hole_is_read_against_the_empty_board(number):
+    """Tuning frames (layouts-12) with a disc lying beside the 20 hole, its centre 20 mm
+    out: the board's hole, taken at the prior's scaled with the board, reached past it and
+    the disc was taken for the hole's own rim. Against the empty board the hole's bottom
+    changes nothing, so only a rim centred well inside the hole is its own: the disc is
+    read, a 15."""
+    frame, truth, cal = scenes.bench_frame("layouts", 12, number, calibrated=True)
+    reading = read_board(frame, cal)
+    near = [t for t in truth["discs"] if math.hypot(t["x_mm"], t["y_mm"]) < 25]
+    assert near
+    for t in near:
+        d = min(reading.discs, key=lambda d: math.dist(d.pixel, t["pixel"]))
+        assert math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 2, t
+        assert d.zone == 15, (t, d)
