@@ -333,7 +333,6 @@ def _histogram(p: _Points, cx: float, cy: float, squash: float, angle: float,
     w = p.w / r / (2 * math.pi)
     if not sectored:
         return np.bincount(b[ok], w[ok], minlength=_BINS)
-    cx, cy = float(np.asarray(cx)), float(np.asarray(cy))
     sector = (((np.arctan2(p.y - cy, p.x - cx) + math.pi) / (2 * math.pi) * SECTORS)
               .astype(np.int64) % SECTORS)
     counts = np.bincount((sector * _BINS + b)[ok], w[ok] * SECTORS, minlength=SECTORS * _BINS)
