@@ -87,6 +87,28 @@ def plan_frames(frames: int, seed: int, *, width: int | None = None, height: int
     frames exactly as they always were for a seed. ``"varied"``: each rig draws its board too
     (unless ``board`` is given) and a view among ``views``, and its rounds are played (or laid
     out) on that board (:meth:`Scene.random`)."""
+    return _plan(frames, seed, None, width=width, height=height, per_rig=per_rig,
+                 boards=boards, board=board, looks=looks, views=views)
+
+
+def plan_rig(number: int, seed: int, *, width: int | None = None, height: int | None = None,
+             per_rig: int = 4, boards: str = "play", board: Board | None = None,
+             looks: str = "classic", views: tuple[str, ...] = VIEWS) -> PlannedRig:
+    """The rig of frame ``number`` as ``plan_frames(number + 1, ...)`` plans it. A varied set's
+    rigs each play their rounds from a seed of their own, so only this rig's are played: a
+    played set's 77th frame is drawn again in a second, not after every game before it."""
+    if number < 0:
+        raise SimSettingError(f"a frame's number must not be negative, got {number}")
+    (rig,) = _plan(number + 1, seed, number, width=width, height=height, per_rig=per_rig,
+                   boards=boards, board=board, looks=looks, views=views)
+    return rig
+
+
+def _plan(frames: int, seed: int, only: int | None, *, width: int | None, height: int | None,
+          per_rig: int, boards: str, board: Board | None, looks: str,
+          views: tuple[str, ...]) -> list[PlannedRig]:
+    """The rigs of :func:`plan_frames`, or (``only`` a frame's number) that frame's rig alone,
+    the random draws of the rigs before it made all the same."""
     if frames < 0:
         raise SimSettingError(f"the number of frames must not be negative, got {frames}")
     if per_rig < 1:
@@ -102,14 +124,17 @@ def plan_frames(frames: int, seed: int, *, width: int | None = None, height: int
                              views=views)
         empty_seed = rng.randrange(2**31)
         numbers = range(rig * per_rig, min(frames, (rig + 1) * per_rig))
+        wanted = only is None or only in numbers
         if classic:
             mine = [states[i] for i in numbers]
         else:
-            mine = end_of_round_states(boards, len(numbers), rng.randrange(2**31), scene.board,
-                                       looks) if numbers else []
+            played = rng.randrange(2**31) if numbers else None
+            mine = (end_of_round_states(boards, len(numbers), played, scene.board, looks)
+                    if played is not None and wanted else [BoardState()] * len(numbers))
         rounds = tuple((i, state, rng.randrange(2**31))
                        for i, state in zip(numbers, mine, strict=True))
-        out.append(PlannedRig(rig, scene, empty_seed, rounds))
+        if wanted:
+            out.append(PlannedRig(rig, scene, empty_seed, rounds))
     return out
 
 

@@ -13,7 +13,8 @@ import pytest
 from hw_sim.camera import Scene, render, truth
 from hw_sim.clutter import Arm, Surroundings
 from hw_sim.discs import BoardState, PlacedDisc
-from hw_sim.frames import plan_frames
+from hw_sim.errors import SimSettingError
+from hw_sim.frames import plan_frames, plan_rig
 from hw_sim.layouts import VARIED_HABITS, end_of_round
 from hw_sim.lighting import Lighting, Sensor, light_field
 from hw_sim.look import BoardLook, DiscSet, board_picture, luma, rail_inner
@@ -73,6 +74,23 @@ def test_varied_frames_are_deterministic_by_seed(seed):
         assert truth(state, rig.scene, s) == truth(state, again[0].scene, s)
     other = plan_frames(2, seed + 1, boards="layouts", looks="varied", width=240, height=180)
     assert other[0].scene != rig.scene
+
+
+@pytest.mark.parametrize(("boards", "looks", "number"), [
+    ("layouts", "varied", 9), ("play", "varied", 5), ("layouts", "classic", 6)])
+def test_one_frame_s_rig_is_planned_as_the_whole_set_plans_it(boards, looks, number):
+    """A frame drawn again on its own has the scene, empty board and round the set gives it,
+    though the rigs before it are not played."""
+    whole = plan_frames(number + 1, 7, boards=boards, looks=looks, per_rig=2, width=160,
+                        height=120)
+    rig = plan_rig(number, 7, boards=boards, looks=looks, per_rig=2, width=160, height=120)
+    assert rig == next(r for r in whole if r.rounds[0][0] <= number <= r.rounds[-1][0])
+    assert rig.index == number // 2
+
+
+def test_a_negative_frame_number_is_refused():
+    with pytest.raises(SimSettingError, match="negative"):
+        plan_rig(-1, 7)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 4])

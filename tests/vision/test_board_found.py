@@ -11,7 +11,7 @@ import numpy as np
 
 from hw_sim.camera import render, truth
 from hw_sim.discs import BoardState
-from hw_sim.frames import plan_frames
+from hw_sim.frames import plan_frames, plan_rig
 from tests.vision.conftest import decode, seat0_of
 from vision import calibrate, read_board
 from vision.projection import CameraModel
@@ -22,8 +22,7 @@ def test_discs_along_a_quadrant_line_do_not_turn_the_board():
     turned 20 degrees: a row of them made a stronger ridge than one quadrant line. The lines
     show in all four quarters, a row of discs in one."""
     number = 40
-    rig = next(r for r in plan_frames(number + 1, 11, boards="play")
-               if r.rounds[0][0] <= number <= r.rounds[-1][0])
+    rig = plan_rig(number, 11, boards="play")
     q = rig.scene.sensor.jpeg_quality
     _, state, seed = next(r for r in rig.rounds if r[0] == number)
     reading = read_board(decode(render(state, rig.scene, seed=seed), q))
@@ -62,8 +61,7 @@ def test_a_board_near_the_frame_s_edge_is_found_with_its_own_lens():
     the frame was refused; a fit started from another focal length, then held to the known
     lens, finds it."""
     number = 56
-    rig = next(r for r in plan_frames(number + 1, 31, boards="play")
-               if r.rounds[0][0] <= number <= r.rounds[-1][0])
+    rig = plan_rig(number, 31, boards="play")
     _, state, seed = next(r for r in rig.rounds if r[0] == number)
     frame = decode(render(state, rig.scene, seed=seed), rig.scene.sensor.jpeg_quality)
     reading = read_board(frame)

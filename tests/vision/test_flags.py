@@ -12,7 +12,7 @@ import pytest
 
 from hw_sim.camera import Scene, render, truth
 from hw_sim.discs import BoardState, PlacedDisc
-from hw_sim.frames import plan_frames
+from hw_sim.frames import plan_rig
 from hw_sim.look import DiscSet
 from tests.vision import scenes
 from tests.vision.conftest import MODE, decode, seat0_of
@@ -64,8 +64,7 @@ def test_a_side_in_doubt_is_flagged_only_where_the_disc_scores(rigs):
 def test_the_gap_between_touching_discs_is_not_a_disc(seed, number, gap, beside):
     """Boards of the benchmark's crowded layouts where the bare board between discs, ringed by
     their rims and a numeral, line or peg, once read as a disc of the board's own colour."""
-    rig = next(r for r in plan_frames(number + 1, seed, boards="layouts")
-               if r.rounds[0][0] <= number <= r.rounds[-1][0])
+    rig = plan_rig(number, seed, boards="layouts")
     q = rig.scene.sensor.jpeg_quality  # as the camera's file gives them
     cal = calibrate(decode(render(BoardState(), rig.scene, seed=rig.empty_seed), q),
                     seat0=seat0_of(truth(BoardState(), rig.scene)["camera"]))

@@ -9,15 +9,14 @@ import pytest
 
 from hw_sim.camera import render, truth
 from hw_sim.discs import BoardState
-from hw_sim.frames import plan_frames
+from hw_sim.frames import plan_rig
 from tests.vision.conftest import decode, seat0_of
 from vision import calibrate, read_board
 
 
 @pytest.mark.parametrize(("number", "disc"), [(62, (20.6, -83.4)), (74, (-19.4, 82.8))])
 def test_a_dark_disc_on_the_15_line_over_a_numeral_is_found(number, disc):
-    rig = next(r for r in plan_frames(number + 1, 12, boards="layouts")
-               if r.rounds[0][0] <= number <= r.rounds[-1][0])
+    rig = plan_rig(number, 12, boards="layouts")
     q = rig.scene.sensor.jpeg_quality
     cal = calibrate(decode(render(BoardState(), rig.scene, seed=rig.empty_seed), q),
                     seat0=seat0_of(truth(BoardState(), rig.scene)["camera"]))
