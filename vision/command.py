@@ -138,7 +138,7 @@ def board_lines(cal: Calibration) -> str:
              "state the board in the config's [board] if yours is another size")
     return (f"board lines ({how}): 15 line {b.fifteen_radius:.1f} mm, 10 line "
             f"{b.ten_radius:.1f} mm, outer line {b.outer_radius:.1f} mm, playing surface "
-            f"to {b.surface_radius:.1f} mm{scale}")
+            f"to {b.surface_radius:.1f} mm, 20 hole {b.hole_diameter:.1f} mm across{scale}")
 
 
 def calibrate_command(args: argparse.Namespace, board: Board | None = None) -> int:

@@ -7,6 +7,8 @@
    to the lines and the surface's edge in narrowing searches, each circle's radius measured with
    it (the outer line's held: it sets the scale). Each fit is judged by how well it puts the
    painted lines where they are; a hypothesis whose fit loses them gives way to the next.
+3. With the camera found, :mod:`vision.hole` measures the 20 hole (about 35 mm on every size
+   of board, so not scaled with it).
 
 Then :mod:`vision.seats` turns the board about its centre so the seats sit where they do.
 """
@@ -25,6 +27,7 @@ import numpy as np
 from rules.board import STANDARD, Board
 from vision import coarse as coarselib
 from vision.errors import NoBoardFound, TooDark
+from vision.hole import measure_hole
 from vision.lens import focal_guess
 from vision.projection import CameraModel, looking_down
 from vision.rings import (
@@ -301,6 +304,10 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
     if measure:
         best = _snap(grey, _remeasured(grey, best, board, priors, fits), board, priors)
     cam, fit, score, found_board, polarity = best
+    if measure:
+        hole = measure_hole(grey, cam, found_board)
+        if hole is not None:
+            found_board = replace(found_board, hole_diameter=hole)
     coverage = fit.inliers / total
     log.debug("board found: %d ring points, sigma %.3f mm, agreement %.2f, lines at %s",
               fit.inliers, fit.sigma_mm, score, found_board.line_radii)

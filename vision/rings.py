@@ -137,6 +137,14 @@ def _find_edge(prof: np.ndarray, offsets: np.ndarray, step: float,
     return centre, np.where(bad, 0.0, height)
 
 
+def profiles_across(grey: np.ndarray, camera: CameraModel, radius: float, n: int,
+                    half_mm: float, step_mm: float) -> tuple[np.ndarray, np.ndarray]:
+    """Grey levels (n, m) on ``n`` rays across the circle of ``radius``, within ``half_mm``
+    of it, and the offsets (m,) from it in mm; NaN outside the frame."""
+    prof, offsets, _ = _profiles(grey, camera, radius, n, half_mm, step_mm)
+    return prof, offsets
+
+
 def find_points(grey: np.ndarray, camera: CameraModel, board: Board, half_mm: float,
                 line_polarity: float | None = None, edge_polarity: float | None = None,
                 which: tuple[int, ...] | None = None) -> tuple[RingPoints, float, float]:

@@ -69,7 +69,7 @@ def ring(radius: float, count: int, team: int, start_deg: float = 0.0) -> tuple[
 
 
 @functools.cache
-def _bench_rig(boards: str, seed: int, number: int):
+def bench_rig(boards: str, seed: int, number: int):
     from hw_sim.frames import plan_rig
 
     return plan_rig(number, seed, boards=boards, looks="varied")
@@ -81,7 +81,7 @@ def bench_frame(boards: str, seed: int, number: int,
     of ``seed`` (a tuning seed, 11 or 12, or a retired unseen one, never a held-out one), drawn
     again on its own with its truth, as the camera's file gives it; with its rig's calibration
     from its empty board if ``calibrated``, as the benchmark makes it."""
-    rig = _bench_rig(boards, seed, number)
+    rig = bench_rig(boards, seed, number)
     q = rig.scene.sensor.jpeg_quality
     _, state, frame_seed = next(r for r in rig.rounds if r[0] == number)
     image = decode(render(state, rig.scene, seed=frame_seed), q)
@@ -99,7 +99,7 @@ def lines_off(cal: Calibration, boards: str, seed: int, number: int) -> float:
     outer line sets the scale)."""
     from vision.projection import CameraModel
 
-    real = truth(BoardState(), _bench_rig(boards, seed, number).scene)
+    real = truth(BoardState(), bench_rig(boards, seed, number).scene)
     camera = CameraModel.from_json(real["camera"])
     k = real["board"]["outer_radius"] / cal.board.outer_radius
     a = np.linspace(0, 2 * np.pi, 72, endpoint=False)
@@ -117,7 +117,7 @@ def lines_off(cal: Calibration, boards: str, seed: int, number: int) -> float:
 def bench_empty(boards: str, seed: int, number: int) -> tuple[np.ndarray, str]:
     """The empty board of frame ``number``'s rig (see :func:`bench_frame`) and the frame edge
     its seat 0 sits at."""
-    rig = _bench_rig(boards, seed, number)
+    rig = bench_rig(boards, seed, number)
     empty = decode(render(BoardState(), rig.scene, seed=rig.empty_seed),
                    rig.scene.sensor.jpeg_quality)
     return empty, seat0_of(truth(BoardState(), rig.scene)["camera"])

@@ -29,6 +29,8 @@ def test_calibrate_writes_the_calibration_and_its_picture(files, capsys):
     assert "board found" in out and "seat 0 at the frame's left" in out
     # the radii it took the lines at, for the installer to check against the board
     assert re.search(r"15 line 101\.6 mm, 10 line 203\.2 mm, outer line 304\.8 mm", out)
+    hole = json.loads((folder / "cal.json").read_text())["board"]["hole_diameter"]
+    assert f"20 hole {hole:.1f} mm across" in out
     assert (folder / "cal-empty.png").is_file()
     assert json.loads((folder / "cal.json").read_text())["seat0"] == "left"
     assert cv2.imread(str(folder / "cal.png")).shape == cv2.imread(str(folder / "empty.png")).shape
