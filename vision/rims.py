@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from rules.board import Board
+from rules.board import STANDARD, Board
 from vision.arrays import channel_sq, median
 from vision.projection import CameraModel
 
@@ -479,7 +479,11 @@ def clutter(frame: np.ndarray, camera: CameraModel, board: Board) -> tuple[float
     step = min(0.25, 0.4 * camera.mm_per_px())
     rho = np.arange(0.0, 6.0, step)
     out = []
-    for lo, hi, z in ((board.hole_diameter / 2 + 5, board.surface_radius - 5, 0.0),
+    # the surface from beyond the middle as the tournament board's hole, scaled, leaves it:
+    # the same sample whatever the hole measured (48 profiles drawn over another annulus move
+    # the median by a few per cent, and every rim's test with it)
+    middle = STANDARD.hole_diameter / 2 * board.outer_radius / STANDARD.outer_radius
+    for lo, hi, z in ((middle + 5, board.surface_radius - 5, 0.0),
                       (board.surface_radius + 4, board.ditch_radius - 10, -DITCH_DEPTH_MM)):
         r = np.sqrt(rng.uniform(lo ** 2, hi ** 2, n))
         a = rng.uniform(0, 2 * np.pi, n)
