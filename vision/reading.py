@@ -96,7 +96,7 @@ HOLE_ITSELF = 1.0  # a rim centred within the 20 hole's radius is the hole's own
 #                   not straight above it
 HOLE_CHANGED = 0.5  # ... against the empty board, within half of it: the hole's bottom
 #                    changes nothing there, a disc in it is centred within a few mm, and a
-#                    board's hole is taken at the prior's scaled with the board (a 32-inch
+#                    hole not measured is the prior's scaled with the board (a 32-inch
 #                    board's 35.7 mm hole taken as 40 mm lost a 15 beside it, 19.5 mm out)
 FACE_PER_NOISE = 5.0      # ... or, for a whole face's change, this many times a bare patch's
 #                           of its size (a face averages its pixels' noise away)

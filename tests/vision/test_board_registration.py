@@ -2,26 +2,19 @@
 again on their own: a dark ditch whose far wall rings the board like a line, and a bar of light
 across a square frame that outvotes the rings' centre."""
 
-import functools
-
 import pytest
 
-from hw_sim.camera import render, truth
+from hw_sim.camera import truth
 from hw_sim.discs import BoardState
-from hw_sim.frames import plan_rig
 from tests.vision import scenes
-from tests.vision.conftest import decode, seat0_of
+from tests.vision.conftest import seat0_of
 from vision import calibrate
 
 
-@functools.cache
 def _empty(seed: int, rig: int):
     """A benchmark set's rig: its empty-board frame, as the camera file decodes, and truth."""
-    planned = plan_rig(rig * 4, seed, boards="play", looks="varied")
-    scene = planned.scene
-    image = decode(render(BoardState(), scene, seed=planned.empty_seed),
-                   scene.sensor.jpeg_quality)
-    return image, truth(BoardState(), scene)
+    image, _ = scenes.bench_empty("play", seed, rig * 4)
+    return image, truth(BoardState(), scenes.bench_rig("play", seed, rig * 4).scene)
 
 
 @pytest.mark.parametrize(("rig", "why"), [
