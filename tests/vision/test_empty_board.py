@@ -320,3 +320,20 @@ def test_where_a_hand_lay_on_the_empty_board_a_bare_patch_is_not_a_disc():
         assert math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 2, d
     assert list(reading.totals) == [truth["totals"][k] - 20 * truth["twenties"][k]
                                     for k in (0, 1)]
+
+
+def test_a_bare_patch_ringed_by_a_line_and_discs_is_checked():
+    """Retired frame play-301 45: a black board, navy discs, a phone's view. Between a painted
+    line and two navy discs lies bare board that changed the empty board barely more than the
+    least a face does, lighter by the light, and looks like the board round it; the line and
+    the discs' edges ring it as a disc's rim would. It is asked about, not scored as a navy 5;
+    the true discs are read surely."""
+    frame, truth, cal = scenes.bench_frame("play", 301, 45, calibrated=True)
+    reading = read_board(frame, cal)
+    false = [d for d in reading.discs if d.zone > 0 and min(
+        math.dist(d.pixel, t["pixel"]) / t["radius_px"] for t in truth["discs"]) > 0.5]
+    assert false and all(d.uncertain and "changed the empty board little" in d.doubt
+                         for d in false), false
+    sure = [d for d in reading.discs if not d.uncertain]
+    assert [sum(d.zone for d in sure if d.team == k) for k in (0, 1)] == [
+        truth["totals"][k] - 20 * truth["twenties"][k] for k in (0, 1)]
