@@ -372,6 +372,8 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         reg, board = _rescaled(reg, board, prior)
     seen_ = _look(frame, calibration, reg, board)
     size_seen = None
+    tie: tuple[_Seen, _Seen, float] | None = None  # the look taken, the other size's, and
+    # how much larger its discs look, when both found as many discs
     size_doubt: tuple[set[int], str] | None = None  # the discs (of the look's kept, in
     # order) whose zone the board's size, not surely known, decides, and why
     if not stated:
@@ -390,6 +392,14 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                            share=CHANGES_SIZE_SHARE if seen_.diff is not None and k > 1.0
                            else 1.0):
                 scale, seen_ = 1.0 / k, other
+            elif _more_discs(seen_, other, k, board, least=3, tie=True):
+                # as many discs found at both sizes, their radii agreeing with either (a rim
+                # is looked for near the size taken, and fitted a little toward it): the
+                # size whose rims were followed round more of their round is taken, and a
+                # disc whose zone the other size changes is in doubt
+                if _round(other) >= ROUNDER * _round(seen_):
+                    scale, seen_, other, k = 1.0 / k, other, seen_, 1.0 / k
+                tie = (seen_, other, k)
         swept = False
         if seen_.diff is None and _sized_count(seen_) < 3:
             # too few discs to measure: on a board of another size than taken (a 20-inch
@@ -400,7 +410,10 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                       ) -> tuple[float, _Seen] | None:
                 for k in sizes:
                     other = _look(frame, calibration, *_rescaled(reg, board, scale / k))
-                    if _more_discs(best[1] if best else seen_, other, k, board, least=1):
+                    than = best[1] if best else seen_
+                    if _more_discs(than, other, k, board, least=1) or (
+                            _more_discs(than, other, k, board, least=3, tie=True)
+                            and _round(other) >= ROUNDER * _round(than)):
                         best = (k, other)
                 return best
 
@@ -440,6 +453,14 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             # (only a size the discs moved the reading to says anything: rims are looked for
             # near the size taken, so at the size begun with they agree with it either way)
             size_seen = 1.0 / (prior * scale)
+        if few is None and tie is not None and tie[0] is seen_:
+            # (the two looks found as many discs: one the other size alone finds means one
+            # it does not find, which is flagged)
+            sizes = _size_dependent(seen_, tie[1], extra=False)
+            if sizes:
+                size_doubt = (sizes, f"its zone: the discs fit a board {1 / tie[2] - 1:+.0%} "
+                              "the size it is taken at as well: check the board, or state it "
+                              "in the config's [board]")
         if carried and abs(1.0 / scale - 1.0) > SIZE_JUMP:
             # a board keeps its size through a match: one of the two readings is wrong (an
             # arm's patches read as discs measured a 30-inch board a fifth smaller, and the
@@ -861,6 +882,16 @@ def _touches(mask: np.ndarray, view: Any, xy: np.ndarray, radius: float) -> np.n
 SIZES = (0.7, 1.5)  # the discs' size against a tournament board's that read_board(size=) takes
 SIZE_JUMP = 0.1  # discs measured this much another size than an earlier round's: in doubt
 SWEEP = (0.88, 1.1, 1.2, 1.3)  # the other sizes discs are looked for at, when too few are found
+ROUNDER = 1.05  # of two sizes at which as many discs are found (three or more: with one or two
+#                 the ditch's discs would decide), the other is taken only where
+#                 its discs' rims were followed round this much more of their round, all told:
+#                 at the discs' own size a rim is followed all round, at another in part (a
+#                 20-inch navy board's discs, a third larger than taken, were followed round
+#                 4.5 of their 14 rounds at 0.88 times and 13.3 at 1.3; at 0.88 two 10s were
+#                 read as 15s with 9 mm to spare). Of 20 pairs of sizes finding as many discs
+#                 on the tuning and retired sets, the 12 whose other size was followed round
+#                 1.09 to 2.3 times more were each nearer the truth at it; of the 8 others
+#                 (0.64 to 1.01 times), 5 were nearer at the size taken
 SWEEP_FAR = (0.8,)  # ... and, when none is found at those, these (a 32-inch board's discs)
 
 
@@ -870,16 +901,21 @@ CHANGES_LARGER_GAIN = 1.12  # how far above the expected size's the changes' rin
 
 
 def _more_discs(seen: _Seen, other: _Seen, k: float, board: Board, least: int,
-                share: float = 1.0) -> bool:
+                share: float = 1.0, tie: bool = False) -> bool:
     """Whether a look taking the discs ``k`` times larger than ``seen`` does finds more of
     them (at least ``least``; or more than ``share`` of as many) within the same outer line (a
-    larger board taken reaches onto the table), their radii agreeing with that size."""
+    larger board taken reaches onto the table), their radii agreeing with that size; with
+    ``tie``, whether it finds as many instead."""
     within = min(1.0, k) * board.outer_radius
     more = _on_surface(other, within * other.board.outer_radius / board.outer_radius)
-    return (more >= least
-            and more > share * _on_surface(seen, within * seen.board.outer_radius
-                                           / board.outer_radius)
+    than = _on_surface(seen, within * seen.board.outer_radius / board.outer_radius)
+    return (more >= least and (more == than if tie else more > share * than)
             and abs(_disc_size(other.rims, other.keep, other.board) - 1.0) < 0.08)
+
+
+def _round(seen: _Seen) -> float:
+    """How much of its discs' round a look followed, all told (each disc's share summed)."""
+    return sum(seen.rims[i].coverage for i in seen.keep)
 
 
 def _on_surface(seen: _Seen, within: float) -> int:
@@ -916,11 +952,12 @@ def _few_discs_size(seen: _Seen) -> float | None:
     return k if abs(k - 1.0) > FEW_SIZE_OFF else None
 
 
-def _size_dependent(seen: _Seen, other: _Seen) -> set[int] | None:
+def _size_dependent(seen: _Seen, other: _Seen, extra: bool = True) -> set[int] | None:
     """The discs of ``seen`` (their places among its kept rims) whose zone differs in
     ``other``, the same frame read with the board at another size, or that ``other`` does not
     find; None when ``other`` finds a scoring disc ``seen`` does not (then the board as a
-    whole is in doubt). Discs are paired by where they lie as a share of each look's board."""
+    whole is in doubt), unless ``extra`` is False. Discs are paired by where they lie as a
+    share of each look's board."""
     def spots(look: _Seen) -> list[tuple[float, float, int]]:
         b = look.board
         return [(r.x_mm / b.outer_radius, r.y_mm / b.outer_radius,
@@ -937,7 +974,7 @@ def _size_dependent(seen: _Seen, other: _Seen) -> set[int] | None:
             paired.add(j)
         if (j is None and zone > 0) or (j is not None and theirs[j][2] != zone):
             out.add(k)
-    if any(zone > 0 and j not in paired for j, (_, _, zone) in enumerate(theirs)):
+    if extra and any(zone > 0 and j not in paired for j, (_, _, zone) in enumerate(theirs)):
         return None
     return out
 

@@ -220,6 +220,45 @@ def test_a_round_that_measures_the_board_another_size_than_the_match_has_is_in_d
     assert reading.size_seen is None
 
 
+def test_discs_that_fit_two_sizes_of_board_flag_the_zones_the_size_decides():
+    """Retired frame play-301 0, a fixed rig's first round: a 29.6-inch black board in a video
+    frame, its discs 28 pixels across. Against the empty board the changes' rings say the discs
+    look 13 % smaller than a tournament board's; read at either size as many discs are found,
+    their rims fitted to either (a rim is looked for near the size taken). Taken at the
+    tournament board's size, a 15 lying 0.2 mm inside its line was read a 10 with 2.5 mm to
+    spare, unflagged. The size at which the rims are followed round more of their round is
+    taken, and passed on to the match's next rounds; a disc whose zone the other size would
+    change is asked about."""
+    frame, truth, cal = scenes.bench_frame("play", 301, 0, calibrated=True)
+    reading = read_board(frame, cal)
+    assert reading.board.outer_radius == pytest.approx(truth["board"]["outer_radius"], rel=0.03)
+    true = STANDARD.surface_radius / truth["board"]["surface_radius"]
+    assert reading.size_seen == pytest.approx(true, rel=0.03)
+    for t in truth["discs"]:
+        if t["zone"] > 0:
+            d = min(reading.discs, key=lambda d: math.dist(d.pixel, t["pixel"]))
+            assert math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 2, t
+            assert d.uncertain or (d.zone, d.team) == (t["zone"], t["team"]), (t, d)
+    assert any(d.uncertain and "fit a board" in d.doubt for d in reading.discs)
+
+
+def test_of_the_sizes_that_find_as_many_discs_the_one_that_follows_them_all_round_is_taken():
+    """Retired frame play-301 73 from a bare photo: a 20.1-inch navy board, its discs a third
+    larger than a tournament board's, too few of them seen cleanly at that size to measure it.
+    Of the other sizes looked at, the first to find more discs (0.88 times) was taken; there
+    their rims were followed round 4.5 of their 14 rounds, at 1.3 times round 13.3, and two 10s
+    were read as 15s with 9 mm to spare. The size whose rims go all round is taken, and the
+    board is read right."""
+    frame, truth, _ = scenes.bench_frame("play", 301, 73)
+    reading = read_board(frame)
+    assert reading.board.outer_radius == pytest.approx(truth["board"]["outer_radius"], rel=0.05)
+    for t in truth["discs"]:
+        if t["zone"] > 0:
+            d = min(reading.discs, key=lambda d: math.dist(d.pixel, t["pixel"]))
+            assert math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 2, t
+            assert d.uncertain or (d.zone, d.team) == (t["zone"], t["team"]), (t, d)
+
+
 @pytest.mark.parametrize("size", [0.0, -1.0, float("nan"), 40.0])
 def test_a_size_no_board_gives_is_not_taken(size):
     """A size passed on from elsewhere that no 20- to 32-inch board gives (zero, negative, not
