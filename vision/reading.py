@@ -882,16 +882,16 @@ def _touches(mask: np.ndarray, view: Any, xy: np.ndarray, radius: float) -> np.n
 SIZES = (0.7, 1.5)  # the discs' size against a tournament board's that read_board(size=) takes
 SIZE_JUMP = 0.1  # discs measured this much another size than an earlier round's: in doubt
 SWEEP = (0.88, 1.1, 1.2, 1.3)  # the other sizes discs are looked for at, when too few are found
-ROUNDER = 1.05  # of two sizes at which as many discs are found (three or more: with one or two
-#                 the ditch's discs would decide), the other is taken only where
-#                 its discs' rims were followed round this much more of their round, all told:
-#                 at the discs' own size a rim is followed all round, at another in part (a
-#                 20-inch navy board's discs, a third larger than taken, were followed round
-#                 4.5 of their 14 rounds at 0.88 times and 13.3 at 1.3; at 0.88 two 10s were
-#                 read as 15s with 9 mm to spare). Of 20 pairs of sizes finding as many discs
-#                 on the tuning and retired sets, the 12 whose other size was followed round
-#                 1.09 to 2.3 times more were each nearer the truth at it; of the 8 others
-#                 (0.64 to 1.01 times), 5 were nearer at the size taken
+ROUNDER = 1.05  # of two sizes at which as many discs are found (three or more: with one or
+#                 two the ditch's discs would decide), the other is taken only where its discs'
+#                 rims were followed round this much more of their round, all told: at the
+#                 discs' own size a rim is followed all round, at another in part (a 20-inch
+#                 navy board's discs, a third larger than taken, were followed round 4.5 of
+#                 their 14 rounds at 0.88 times and 13.3 at 1.3; at 0.88 two 10s were read as
+#                 15s with 9 mm to spare). Of 20 pairs of sizes finding as many discs on the
+#                 tuning and retired sets, the 12 whose other size was followed round 1.09 to
+#                 2.3 times more were each nearer the truth at it; of the 8 others (0.64 to
+#                 1.01 times), 5 were nearer at the size taken
 SWEEP_FAR = (0.8,)  # ... and, when none is found at those, these (a 32-inch board's discs)
 
 
