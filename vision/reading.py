@@ -397,7 +397,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                 # is looked for near the size taken, and fitted a little toward it): the
                 # size whose rims were followed round more of their round is taken, and a
                 # disc whose zone the other size changes is in doubt
-                if _round(other) >= ROUNDER * _round(seen_):
+                if _rounder(other, seen_):
                     scale, seen_, other, k = 1.0 / k, other, seen_, 1.0 / k
                 tie = (seen_, other, k)
         swept = False
@@ -413,7 +413,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                     than = best[1] if best else seen_
                     if _more_discs(than, other, k, board, least=1) or (
                             _more_discs(than, other, k, board, least=3, tie=True)
-                            and _round(other) >= ROUNDER * _round(than)):
+                            and _rounder(other, than)):
                         best = (k, other)
                 return best
 
@@ -913,9 +913,13 @@ def _more_discs(seen: _Seen, other: _Seen, k: float, board: Board, least: int,
             and abs(_disc_size(other.rims, other.keep, other.board) - 1.0) < 0.08)
 
 
-def _round(seen: _Seen) -> float:
-    """How much of its discs' round a look followed, all told (each disc's share summed)."""
-    return sum(seen.rims[i].coverage for i in seen.keep)
+def _rounder(other: _Seen, than: _Seen) -> bool:
+    """Whether a look followed its discs' rims round ``ROUNDER`` times more of their round,
+    all told (each disc's share summed), than another look at the frame did."""
+    def round_(look: _Seen) -> float:
+        return sum(look.rims[i].coverage for i in look.keep)
+
+    return round_(other) >= ROUNDER * round_(than)
 
 
 def _on_surface(seen: _Seen, within: float) -> int:

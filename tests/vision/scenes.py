@@ -61,6 +61,18 @@ def pair(reading, truth_discs: list[dict], within: float = 3.0) -> list[tuple[di
     return out
 
 
+def nearest(reading, t: dict):
+    """The read disc whose face lies nearest a true one's in the picture, and how far (px):
+    pixels, so a bare photo's unknown turn or a board read at another size does not matter."""
+    d = min(reading.discs, key=lambda d: math.dist(d.pixel, t["pixel"]))
+    return d, math.dist(d.pixel, t["pixel"])
+
+
+def scoring(reading, truth: dict):
+    """Each true disc that scores, with the read disc nearest it and how far (see nearest)."""
+    return [(t, *nearest(reading, t)) for t in truth["discs"] if t["zone"] > 0]
+
+
 def ring(radius: float, count: int, team: int, start_deg: float = 0.0) -> tuple[PlacedDisc, ...]:
     """``count`` discs of ``team`` evenly round a circle of ``radius`` mm."""
     return tuple(PlacedDisc(radius * math.cos(math.radians(start_deg + k * 360 / count)),

@@ -234,11 +234,9 @@ def test_discs_that_fit_two_sizes_of_board_flag_the_zones_the_size_decides():
     assert reading.board.outer_radius == pytest.approx(truth["board"]["outer_radius"], rel=0.03)
     true = STANDARD.surface_radius / truth["board"]["surface_radius"]
     assert reading.size_seen == pytest.approx(true, rel=0.03)
-    for t in truth["discs"]:
-        if t["zone"] > 0:
-            d = min(reading.discs, key=lambda d: math.dist(d.pixel, t["pixel"]))
-            assert math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 2, t
-            assert d.uncertain or (d.zone, d.team) == (t["zone"], t["team"]), (t, d)
+    for t, d, off in scenes.scoring(reading, truth):
+        assert off < t["radius_px"] / 2, t
+        assert d.uncertain or (d.zone, d.team) == (t["zone"], t["team"]), (t, d)
     assert any(d.uncertain and "fit a board" in d.doubt for d in reading.discs)
 
 
@@ -252,11 +250,9 @@ def test_of_the_sizes_that_find_as_many_discs_the_one_that_follows_them_all_roun
     frame, truth, _ = scenes.bench_frame("play", 301, 73)
     reading = read_board(frame)
     assert reading.board.outer_radius == pytest.approx(truth["board"]["outer_radius"], rel=0.05)
-    for t in truth["discs"]:
-        if t["zone"] > 0:
-            d = min(reading.discs, key=lambda d: math.dist(d.pixel, t["pixel"]))
-            assert math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 2, t
-            assert d.uncertain or (d.zone, d.team) == (t["zone"], t["team"]), (t, d)
+    for t, d, off in scenes.scoring(reading, truth):
+        assert off < t["radius_px"] / 2, t
+        assert d.uncertain or (d.zone, d.team) == (t["zone"], t["team"]), (t, d)
 
 
 @pytest.mark.parametrize("size", [0.0, -1.0, float("nan"), 40.0])

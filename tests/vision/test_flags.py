@@ -21,18 +21,6 @@ from vision import calibrate, read_board
 from vision.errors import BoardInDoubt, NoBoardFound
 
 
-def _nearest(reading, t: dict):
-    """The read disc whose face lies nearest a true one's in the picture, and how far (px):
-    pixels, so a bare photo's unknown turn does not matter."""
-    d = min(reading.discs, key=lambda d: math.dist(d.pixel, t["pixel"]))
-    return d, math.dist(d.pixel, t["pixel"])
-
-
-def _scoring(reading, truth: dict):
-    """Each true disc that scores, with the read disc nearest it and how far (see _nearest)."""
-    return [(t, *_nearest(reading, t)) for t in truth["discs"] if t["zone"] > 0]
-
-
 def _scene_and_calibration(rigs):
     rig = rigs["layouts"][0]
     return Scene.random(random.Random(22), mode=MODE), rig.calibration  # that rig's scene
@@ -91,7 +79,7 @@ def test_a_disc_like_the_board_is_flagged_from_scratch():
     assert like
     flagged = 0
     for t in like:  # (from scratch the board's axes are the frame's: paired in the picture)
-        d, off = _nearest(reading, t)
+        d, off = scenes.nearest(reading, t)
         if off < t["radius_px"] / 3:
             assert d.uncertain and d.zone == t["zone"], (t, d)
             flagged += 1
@@ -131,7 +119,7 @@ def test_every_scoring_disc_of_a_hard_frame_is_read_or_flagged(boards, seed, num
     each disc that scores is now read in its zone for its side, or flagged where it lies."""
     frame, truth, _ = scenes.bench_frame(boards, seed, number)
     reading = read_board(frame)
-    for t, d, off in _scoring(reading, truth):
+    for t, d, off in scenes.scoring(reading, truth):
         assert off < t["radius_px"] / 3, t
         assert d.uncertain or (d.zone, d.team) == (t["zone"], t["team"]), (t, d)
 
@@ -149,7 +137,7 @@ def test_a_bold_disc_half_rimmed_is_read_or_flagged_at_the_match_s_size(number, 
     times) is a disc's or flagged as one, however uneven its face."""
     frame, truth, _ = scenes.bench_frame("play", 295, number)
     reading = read_board(frame, size=size)
-    for t, d, off in _scoring(reading, truth):
+    for t, d, off in scenes.scoring(reading, truth):
         assert off < t["radius_px"] / 3, t
         assert d.uncertain or (d.zone, d.team) == (t["zone"], t["team"]), (t, d)
 
@@ -189,7 +177,7 @@ def test_both_sides_of_a_black_board_are_told_apart(number):
     frame, truth, cal = scenes.bench_frame("layouts", 72, number, calibrated=True)
     reading = read_board(frame, cal)
     wrong = 0
-    for t, d, off in _scoring(reading, truth):
+    for t, d, off in scenes.scoring(reading, truth):
         assert off < t["radius_px"] / 3, t
         wrong += not d.uncertain and d.team != t["team"]
     assert wrong == 0
@@ -310,7 +298,7 @@ def test_navy_discs_on_a_navy_board_are_read_or_flagged_against_the_empty_board(
     reading = read_board(frame, cal)
     seen = sum(off < t["radius_px"] / 2
                and (d.uncertain or (d.zone, d.team) == (t["zone"], t["team"]))
-               for t, d, off in _scoring(reading, truth))
+               for t, d, off in scenes.scoring(reading, truth))
     assert seen >= 3 and reading.check
 
 
@@ -333,7 +321,7 @@ def test_two_discs_stacked_are_flagged_and_lone_discs_are_not(seed):
     frame, truth = rig.frame(STACKS + ALONE, seed=seed)
     for cal in (rig.calibration, None):
         reading = read_board(frame, cal)
-        near = [_nearest(reading, t)[0] for t in truth["discs"]]
+        near = [scenes.nearest(reading, t)[0] for t in truth["discs"]]
         assert all(d.doubt == STACK_DOUBT for d in near[:4]), (cal is None, near[:4])
         assert not [d for d in near[4:] if d.doubt == STACK_DOUBT], cal is None
 
@@ -349,4 +337,4 @@ def test_a_stack_on_a_tuning_frame_is_flagged(number):
     reading = read_board(frame, cal)
     pair = [t for t in truth["discs"] if t["pose"] == "stacked" or t["under"]]
     assert reading.check and len(pair) == 2
-    assert all(_nearest(reading, t)[0].doubt == STACK_DOUBT for t in pair)
+    assert all(scenes.nearest(reading, t)[0].doubt == STACK_DOUBT for t in pair)
