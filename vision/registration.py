@@ -186,6 +186,12 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
 
     def attempt(c: coarselib.Coarse, priors: Priors) -> tuple | None:
         got = _attempt(c, priors)
+        if got is None or got[2] < MIN_AGREEMENT:
+            # the circles may be right and their polarity not: a thin light line's flanks
+            # ring as dark ridges beside it, found where its own ridge was outscored
+            flipped = _attempt(replace(c, polarity=-c.polarity), priors)
+            if flipped is not None and (got is None or flipped[2] > got[2]):
+                got = flipped
         if got is not None:
             fits.append(got)
         return got

@@ -138,3 +138,17 @@ def test_two_readings_of_the_lines_that_fit_alike_put_the_board_in_doubt():
     assert _doubt(best, [best, same], STANDARD) == ""
     # lines followed over too little of their round
     assert "only 50%" in _doubt(best[:2] + (0.5,) + best[3:], [], STANDARD)
+
+
+def test_a_board_whose_lines_ring_darker_than_their_ink_is_calibrated():
+    """A retired unseen rig (layouts 304, rig 9): a 20-inch black square board, its thin white
+    lines at 1 : 1.84 : 3.2 beside bold numerals. The coarse look found its three circles
+    only as darker ridges; fitted as dark lines they agreed on 11 % of their profiles, the
+    circles found as light ridges were another board's, and the empty board was refused. Fitted
+    as the light lines they are, they agree nearly all round and within a line's width of
+    where the picture has them."""
+    empty, seat0 = scenes.bench_empty("layouts", 304, 36)
+    cal = calibrate(empty, seat0=seat0)
+    assert cal.agreement > 0.9
+    width = scenes.bench_frame("layouts", 304, 36)[1]["board"]["line_width"]
+    assert scenes.lines_off(cal, "layouts", 304, 36) < width
