@@ -390,7 +390,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             other = _look(frame, calibration, *_rescaled(reg, board, 1.0 / k))
             if _more_discs(seen_, other, k, board, least=3,
                            share=CHANGES_SIZE_SHARE if seen_.diff is not None and k > 1.0
-                           else 1.0):
+                           else 1.0) and _followed(other) >= FOLLOWED:
                 scale, seen_ = 1.0 / k, other
             elif _more_discs(seen_, other, k, board, least=3, tie=True):
                 # as many discs found at both sizes, their radii agreeing with either (a rim
@@ -913,13 +913,28 @@ def _more_discs(seen: _Seen, other: _Seen, k: float, board: Board, least: int,
             and abs(_disc_size(other.rims, other.keep, other.board) - 1.0) < 0.08)
 
 
+def _round_followed(look: _Seen) -> float:
+    """How much of their round a look's discs' rims were followed, all told (each disc's
+    share summed)."""
+    return sum(look.rims[i].coverage for i in look.keep)
+
+
 def _rounder(other: _Seen, than: _Seen) -> bool:
     """Whether a look followed its discs' rims round ``ROUNDER`` times more of their round,
-    all told (each disc's share summed), than another look at the frame did."""
-    def round_(look: _Seen) -> float:
-        return sum(look.rims[i].coverage for i in look.keep)
+    all told, than another look at the frame did."""
+    return _round_followed(other) >= ROUNDER * _round_followed(than)
 
-    return round_(other) >= ROUNDER * round_(than)
+
+FOLLOWED = 0.5  # a size whose discs' rims were followed round less than this share of their
+#                round, on average, is not the discs' own (a 20-inch black board's bold
+#                numerals, their rings a fifth smaller than its discs', were read as nine
+#                discs followed round 0.36 to 0.51 of their round; its discs, at their own
+#                size, 0.78 to 1)
+
+
+def _followed(look: _Seen) -> float:
+    """How much of their round a look's discs' rims were followed, on average."""
+    return _round_followed(look) / len(look.keep) if look.keep else 0.0
 
 
 def _on_surface(seen: _Seen, within: float) -> int:

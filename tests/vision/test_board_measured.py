@@ -240,6 +240,18 @@ def test_discs_that_fit_two_sizes_of_board_flag_the_zones_the_size_decides():
     assert any(d.uncertain and "fit a board" in d.doubt for d in reading.discs)
 
 
+def _read_at_its_size(boards: str, seed: int, number: int):
+    """A bench frame read from a bare photo, with its truth, checked: the board within 5 % of
+    its true size, every scoring disc found, and right or flagged."""
+    frame, truth, _ = scenes.bench_frame(boards, seed, number)
+    reading = read_board(frame)
+    assert reading.board.outer_radius == pytest.approx(truth["board"]["outer_radius"], rel=0.05)
+    for t, d, off in scenes.scoring(reading, truth):
+        assert off < t["radius_px"] / 2, t
+        assert d.uncertain or (d.zone, d.team) == (t["zone"], t["team"]), (t, d)
+    return reading, truth
+
+
 def test_of_the_sizes_that_find_as_many_discs_the_one_that_follows_them_all_round_is_taken():
     """Retired frame play-301 73 from a bare photo: a 20.1-inch navy board, its discs a third
     larger than a tournament board's, too few of them seen cleanly at that size to measure it.
@@ -247,12 +259,22 @@ def test_of_the_sizes_that_find_as_many_discs_the_one_that_follows_them_all_roun
     their rims were followed round 4.5 of their 14 rounds, at 1.3 times round 13.3, and two 10s
     were read as 15s with 9 mm to spare. The size whose rims go all round is taken, and the
     board is read right."""
-    frame, truth, _ = scenes.bench_frame("play", 301, 73)
-    reading = read_board(frame)
-    assert reading.board.outer_radius == pytest.approx(truth["board"]["outer_radius"], rel=0.05)
-    for t, d, off in scenes.scoring(reading, truth):
-        assert off < t["radius_px"] / 2, t
-        assert d.uncertain or (d.zone, d.team) == (t["zone"], t["team"]), (t, d)
+    _read_at_its_size("play", 301, 73)
+
+
+def test_a_board_s_numerals_are_not_taken_for_discs_of_another_size():
+    """Retired frame layouts-304 37 from a bare photo: a 20.3-inch black board, its discs a
+    quarter larger than a tournament board's, two on its surface, bold numerals beside its
+    lines. The numerals' rings said discs a fifth smaller than taken, and at that size nine
+    numerals were found as discs, each rim followed round less than half its round; the board
+    was taken as a 33-inch one and both discs were missed. The numerals are not taken for the
+    discs' size, and the board is read at its own: within 5 % of its size, every scoring disc
+    right or flagged, every disc read sure a real one."""
+    reading, truth = _read_at_its_size("layouts", 304, 37)
+    for d in reading.discs:
+        if d.zone > 0 and not d.uncertain:
+            assert any(math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 2
+                       for t in truth["discs"]), d
 
 
 @pytest.mark.parametrize("size", [0.0, -1.0, float("nan"), 40.0])
