@@ -411,7 +411,8 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                 for k in sizes:
                     other = _look(frame, calibration, *_rescaled(reg, board, scale / k))
                     than = best[1] if best else seen_
-                    if _more_discs(than, other, k, board, least=1) or (
+                    if (_more_discs(than, other, k, board, least=1)
+                            and _followed(other) >= FOLLOWED) or (
                             _more_discs(than, other, k, board, least=3, tie=True)
                             and _rounder(other, than)):
                         best = (k, other)

@@ -277,6 +277,16 @@ def test_a_board_s_numerals_are_not_taken_for_discs_of_another_size():
                        for t in truth["discs"]), d
 
 
+def test_a_size_swept_to_for_one_more_disc_is_not_taken_if_its_rims_are_not_followed():
+    """Retired frame play-305 34 from a bare photo: a 24.5-inch black board with worn discs,
+    three on its surface, too few seen cleanly to measure it. Of the other sizes looked at,
+    0.88 times found one more disc on the surface, its 22 rims followed round 0.48 of their
+    round on average, and was taken: the board was read as a 28.6-inch one, one of its three
+    15s missed. At 1.1 times as many discs were found, followed round 0.85; the board is read
+    at its own size."""
+    _read_at_its_size("play", 305, 34)
+
+
 @pytest.mark.parametrize("size", [0.0, -1.0, float("nan"), 40.0])
 def test_a_size_no_board_gives_is_not_taken(size):
     """A size passed on from elsewhere that no 20- to 32-inch board gives (zero, negative, not
