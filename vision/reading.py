@@ -589,8 +589,9 @@ LIKE_SPREAD_MM = 0.3  # ... this tightly, round a face this even, is a disc's wh
 LIKE_POINTS = 20
 LIKE_EVEN = 0.15  # (the board's grain shows through a natural disc's face too)
 UNEVEN_COVERAGE = 0.7  # ... or over this share, this tightly, round a face standing out this
-UNEVEN_SPREAD_MM = 0.35  # much from the board around it, however uneven (glare, wear)
-UNEVEN_CONTRAST = 0.5
+UNEVEN_SPREAD_MM = 0.45  # much from the board around it, however uneven (glare, wear: a worn
+UNEVEN_CONTRAST = 0.5    # pale disc on a light board, its rim scattered 0.4 mm by the wear's
+#                          edges and followed round 0.71, was missed with nothing said)
 BOLD_RIM_COVERAGE = 0.5  # ... or over half its round, less tightly, round a face standing out
 BOLD_RIM_SPREAD_MM = 0.5  # this boldly (e ** 1: 2.7 times), however uneven: a worn dark red disc
 BOLD_RIM_CONTRAST = 1.0  # on a pale board, a grained one whose rim a line beside it blurs
