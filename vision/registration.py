@@ -53,6 +53,8 @@ SURE_AGREEMENT = 0.8   # ... one less is compared with a hypothesis of another s
 OTHER_SIZE = 0.1       # (log of the outer circle's radius: another size than those tried)
 MIN_COARSE = 0.6       # a hypothesis whose circles line up this little is not tried
 CLOSE = 0.92           # ... and one scoring this share of the one before is tried too
+FLIPS = 4              # the hypotheses that found no board tried again with the lines' other
+#                        polarity, at most
 # how far (mm, one standard deviation) each circle may stand from the tournament board's radius
 # (scaled to this board's outer line) when the board is measured: real boards' 15 and 10 lines
 # stand several per cent off, and the surface ends a little nearer or further
@@ -184,14 +186,12 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
 
     fits: list[tuple] = []  # every fit made, for a rival reading of the lines
 
+    lost_lines: list[tuple[coarselib.Coarse, Priors]] = []  # hypotheses that found no board
+
     def attempt(c: coarselib.Coarse, priors: Priors) -> tuple | None:
         got = _attempt(c, priors)
         if got is None or got[2] < MIN_AGREEMENT:
-            # the circles may be right and their polarity not: a thin light line's flanks
-            # ring as dark ridges beside it, found where its own ridge was outscored
-            flipped = _attempt(replace(c, polarity=-c.polarity), priors)
-            if flipped is not None and (got is None or flipped[2] > got[2]):
-                got = flipped
+            lost_lines.append((c, priors))
         if got is not None:
             fits.append(got)
         return got
@@ -296,6 +296,16 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
                 best = got
             if good(best):
                 break
+    if best is None or best[2] < SURE_AGREEMENT:
+        # a hypothesis's circles may be right and their polarity not: a thin light line's
+        # flanks ring as dark ridges beside it, found where its own ridge was outscored. Tried
+        # last, so a wrong board fitted the other way cannot outbid the right one's first fit
+        for c, priors in lost_lines[:FLIPS]:
+            got = _attempt(replace(c, polarity=-c.polarity), priors)
+            if got is not None:
+                fits.append(got)
+                if _proportionate(_radii(got[3])) and (best is None or got[2] > best[2]):
+                    best = got
     if lost(best):
         raise NoBoardFound(
             f"no crokinole board in {name}: its lines could not be followed around the "
