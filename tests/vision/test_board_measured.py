@@ -204,18 +204,36 @@ def test_a_round_with_two_discs_is_read_at_the_size_an_earlier_round_measured():
     assert reading.board.outer_radius == pytest.approx(304.8 / seen.size_seen, rel=0.03)
 
 
-def test_a_round_that_measures_the_board_another_size_than_the_match_has_is_in_doubt():
+def test_an_arm_s_patches_do_not_move_the_board_s_size():
     """Tuning frames play-11 73 and 74, one rig, from bare photos: 73 measures the 30-inch
     board's discs 10 % smaller than a tournament board's, truly. In 74 a player's arm lies
-    over the board and its patches, read as discs, measured it a fifth smaller again; the next
-    round, begun at that size, found none of its four discs. A board keeps its size through a
-    match: 74 is in doubt, and teaches the match no size."""
+    over the board; its patches, read as discs a fifth smaller again, measured the board at
+    that size, and the round found none of its four discs. Their rims are followed round
+    less than half their round, so they are not the discs' size: 74 is read at the size 73
+    measured, every scoring disc right or flagged, and teaches the match no other size."""
     first, truth, _ = scenes.bench_frame("play", 11, 73)
     seen = read_board(first)
     true = STANDARD.surface_radius / truth["board"]["surface_radius"]
     assert seen.size_seen == pytest.approx(true, rel=0.05)
-    frame, _, _ = scenes.bench_frame("play", 11, 74)
+    frame, truth, _ = scenes.bench_frame("play", 11, 74)
     reading = read_board(frame, colours=seen.sides_seen, size=seen.size_seen)
+    assert reading.board.outer_radius == pytest.approx(truth["board"]["outer_radius"], rel=0.05)
+    for t, d, off in scenes.scoring(reading, truth):
+        assert off < t["radius_px"] / 2, t
+        assert d.uncertain or (d.zone, d.team) == (t["zone"], t["team"]), (t, d)
+    assert reading.size_seen is None
+
+
+@pytest.mark.parametrize("passed_on", [1.0, 1.1])
+def test_a_round_that_measures_the_board_another_size_than_the_match_has_is_in_doubt(passed_on):
+    """Tuning frame play-11 73 (a 30-inch board, its discs 10 % smaller than a tournament
+    board's) read with a size an earlier round passed on wrongly: its own discs measure the
+    board, and since a board keeps its size through a match one of the two readings is wrong.
+    The round is in doubt, and teaches the match no size."""
+    frame, truth, _ = scenes.bench_frame("play", 11, 73)
+    reading = read_board(frame, size=passed_on)
+    assert reading.board.surface_radius == pytest.approx(truth["board"]["surface_radius"],
+                                                         rel=0.05)
     assert any("an earlier round of the match measured" in d for d in reading.doubts)
     assert reading.size_seen is None
 
