@@ -390,7 +390,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             other = _look(frame, calibration, *_rescaled(reg, board, 1.0 / k))
             if _more_discs(seen_, other, k, board, least=3,
                            share=CHANGES_SIZE_SHARE if seen_.diff is not None and k > 1.0
-                           else 1.0) and _followed(other) >= FOLLOWED:
+                           else 1.0):
                 scale, seen_ = 1.0 / k, other
             elif _more_discs(seen_, other, k, board, least=3, tie=True):
                 # as many discs found at both sizes, their radii agreeing with either (a rim
@@ -411,8 +411,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                 for k in sizes:
                     other = _look(frame, calibration, *_rescaled(reg, board, scale / k))
                     than = best[1] if best else seen_
-                    if (_more_discs(than, other, k, board, least=1)
-                            and _followed(other) >= FOLLOWED) or (
+                    if _more_discs(than, other, k, board, least=1) or (
                             _more_discs(than, other, k, board, least=3, tie=True)
                             and _rounder(other, than)):
                         best = (k, other)
@@ -906,12 +905,14 @@ def _more_discs(seen: _Seen, other: _Seen, k: float, board: Board, least: int,
                 share: float = 1.0, tie: bool = False) -> bool:
     """Whether a look taking the discs ``k`` times larger than ``seen`` does finds more of
     them (at least ``least``; or more than ``share`` of as many) within the same outer line (a
-    larger board taken reaches onto the table), their radii agreeing with that size; with
-    ``tie``, whether it finds as many instead."""
+    larger board taken reaches onto the table), their radii agreeing with that size and their
+    rims followed round ``FOLLOWED`` of their round on average; with ``tie``, whether it finds
+    as many instead (the rims' round then compared by :func:`_rounder`)."""
     within = min(1.0, k) * board.outer_radius
     more = _on_surface(other, within * other.board.outer_radius / board.outer_radius)
     than = _on_surface(seen, within * seen.board.outer_radius / board.outer_radius)
-    return (more >= least and (more == than if tie else more > share * than)
+    return (more >= least
+            and (more == than if tie else more > share * than and _followed(other) >= FOLLOWED)
             and abs(_disc_size(other.rims, other.keep, other.board) - 1.0) < 0.08)
 
 

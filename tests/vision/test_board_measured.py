@@ -204,6 +204,23 @@ def test_a_round_with_two_discs_is_read_at_the_size_an_earlier_round_measured():
     assert reading.board.outer_radius == pytest.approx(304.8 / seen.size_seen, rel=0.03)
 
 
+def _read_at_its_size(boards: str, seed: int, number: int):
+    """A bench frame read from a bare photo, with its truth, checked (see _right_at_its_size)."""
+    frame, truth, _ = scenes.bench_frame(boards, seed, number)
+    reading = read_board(frame)
+    _right_at_its_size(reading, truth)
+    return reading, truth
+
+
+def _right_at_its_size(reading, truth: dict) -> None:
+    """The board read within 5 % of its true size, every scoring disc found, and right or
+    flagged."""
+    assert reading.board.outer_radius == pytest.approx(truth["board"]["outer_radius"], rel=0.05)
+    for t, d, off in scenes.scoring(reading, truth):
+        assert off < t["radius_px"] / 2, t
+        assert d.uncertain or (d.zone, d.team) == (t["zone"], t["team"]), (t, d)
+
+
 def test_an_arm_s_patches_do_not_move_the_board_s_size():
     """Tuning frames play-11 73 and 74, one rig, from bare photos: 73 measures the 30-inch
     board's discs 10 % smaller than a tournament board's, truly. In 74 a player's arm lies
@@ -217,10 +234,7 @@ def test_an_arm_s_patches_do_not_move_the_board_s_size():
     assert seen.size_seen == pytest.approx(true, rel=0.05)
     frame, truth, _ = scenes.bench_frame("play", 11, 74)
     reading = read_board(frame, colours=seen.sides_seen, size=seen.size_seen)
-    assert reading.board.outer_radius == pytest.approx(truth["board"]["outer_radius"], rel=0.05)
-    for t, d, off in scenes.scoring(reading, truth):
-        assert off < t["radius_px"] / 2, t
-        assert d.uncertain or (d.zone, d.team) == (t["zone"], t["team"]), (t, d)
+    _right_at_its_size(reading, truth)
     assert reading.size_seen is None
 
 
@@ -256,18 +270,6 @@ def test_discs_that_fit_two_sizes_of_board_flag_the_zones_the_size_decides():
         assert off < t["radius_px"] / 2, t
         assert d.uncertain or (d.zone, d.team) == (t["zone"], t["team"]), (t, d)
     assert any(d.uncertain and "fit a board" in d.doubt for d in reading.discs)
-
-
-def _read_at_its_size(boards: str, seed: int, number: int):
-    """A bench frame read from a bare photo, with its truth, checked: the board within 5 % of
-    its true size, every scoring disc found, and right or flagged."""
-    frame, truth, _ = scenes.bench_frame(boards, seed, number)
-    reading = read_board(frame)
-    assert reading.board.outer_radius == pytest.approx(truth["board"]["outer_radius"], rel=0.05)
-    for t, d, off in scenes.scoring(reading, truth):
-        assert off < t["radius_px"] / 2, t
-        assert d.uncertain or (d.zone, d.team) == (t["zone"], t["team"]), (t, d)
-    return reading, truth
 
 
 def test_of_the_sizes_that_find_as_many_discs_the_one_that_follows_them_all_round_is_taken():
