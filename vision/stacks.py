@@ -84,19 +84,24 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
         # colour, shifting its logarithm evenly; the top disc shades the lower one's crescent):
         # the outline lies where its rim blurs halfway
         board_far = _shaded(prof[k] - bare)
-        own = np.zeros(prof.shape[1:3], bool)
-        like = np.zeros(prof.shape[1:3], bool)
+        # (by how much: the outline then lies where that falls through zero, to a fraction of
+        # a sample, not only at the last sample like a face)
+        own = np.full(prof.shape[1:3], -np.inf)
+        other = np.full(prof.shape[1:3], -np.inf)
         for f, mine in faces[i]:
             change = float(np.linalg.norm(f - bare))
             if change >= (LEAST_CHANGE if mine else LEAST_OTHER):
                 near = _shaded(prof[k] - f)
-                got = (near < board_far) & (near < LIKE_SHARE * change)
-                like |= got
+                got = np.minimum(board_far - near, LIKE_SHARE * change - near)
                 if mine:
-                    own |= got
+                    own = np.maximum(own, got)
+                else:
+                    other = np.maximum(other, got)
         # the outline of the disc's own colour, and of any disc's: where they part, the disc
         # lies on another of the other colour
-        extent, whole = _extent(own, rho), _extent(like, rho)
+        either = np.maximum(own, other)
+        extent, whole = _extent(own, rho), _extent(either, rho)
+        like = either > 0
         # a disc's edge has bare board beyond it: a face that goes on after a break (a worn
         # neighbour's, a line's) is no lower disc's crescent
         after = (rho[None] > whole[:, None] + GAP_MM) & (rho[None] <= whole[:, None] + BEYOND_MM)
@@ -182,9 +187,12 @@ def _residuals(px: np.ndarray, py: np.ndarray, offsets: np.ndarray, radius: floa
     return np.minimum(np.hypot(dx, dy) - radius, np.hypot(dx - vx, dy - vy) - foot)
 
 
-def _extent(like: np.ndarray, rho: np.ndarray) -> np.ndarray:
+def _extent(margin: np.ndarray, rho: np.ndarray) -> np.ndarray:
     """Per profile, how far from the centre a disc's colour runs on without a break wider than
-    a seam (a face's print or wear, or the seam between two faces, does not end it)."""
+    a seam (a face's print or wear, or the seam between two faces, does not end it), to a
+    fraction of a sample: where the margin by which a sample is like a disc falls through
+    zero between the last such sample and the next."""
+    like = margin > 0
     gap = round(GAP_MM / STEP_MM)
     miss = np.pad(~like, ((0, 0), (0, gap + 1)), constant_values=True).astype(np.int32)
     run = np.cumsum(miss, axis=1)
@@ -194,7 +202,12 @@ def _extent(like: np.ndarray, rho: np.ndarray) -> np.ndarray:
     stop = np.argmax(broken, axis=1)
     at = np.arange(n)[None]
     last = np.where(like & (at < stop[:, None]), at, -1).max(axis=1)
-    return np.where(last >= 0, rho[np.maximum(last, 0)], rho[0])
+    rows, ok = np.arange(len(last)), (last >= 0) & (last < n - 1)
+    end = np.where(ok, last, 0)
+    inside = np.where(ok, margin[rows, end], 0.0)
+    beyond = np.where(ok, margin[rows, end + 1], -1.0)
+    part = np.clip(inside / np.maximum(inside - beyond, 1e-6), 0.0, 1.0)
+    return np.where(last >= 0, rho[np.maximum(last, 0)] + part * STEP_MM, rho[0])
 
 
 def _shaded(diff: np.ndarray) -> np.ndarray:
