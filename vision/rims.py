@@ -61,6 +61,8 @@ class Rim:
     edge_y: np.ndarray
     use: np.ndarray       # bool per point: on the far half, with a clear edge
     near_half: bool = False  # placed with its near half's profiles too (its far half spoilt)
+    wide_radius_mm: float = math.nan  # the radius fitted freely to the first, wider look's
+    #                                   edges (3.5 mm either side of the disc's, not 2)
 
 
 def to_log(prof: np.ndarray) -> np.ndarray:
@@ -287,8 +289,11 @@ def _measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board:
     cx, cy = centres[:, 0], centres[:, 1]
     use = _far_half(cx, cy, nadir) & ~outside & (strength > floor)
     ok = use.sum(axis=1) >= 8
-    fx, fy, *_ = robust_circles(cx[:, None] + ca * pos, cy[:, None] + sa * pos, use, cx, cy,
-                                np.full(n, radius))
+    px, py = cx[:, None] + ca * pos, cy[:, None] + sa * pos
+    fx, fy, *_ = robust_circles(px, py, use, cx, cy, np.full(n, radius))
+    # (and freely: a disc a fifth larger than the board says has its rim 3 mm out, beyond
+    # the second look's reach, which then fits whatever edge lies near the expected radius)
+    _, _, wide, _, _ = robust_circles(px, py, use, fx, fy, None)
     centres = np.where(ok[:, None], np.stack([fx, fy], -1), centres)
     # pass 2: the edge nearest the rim within 2 mm, the radius left free
     rho = np.arange(radius - 2.0, radius + 2.0 + step / 2, step)
@@ -359,7 +364,7 @@ def _measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board:
                           float(onrim[i].mean()), int(good[i].sum()), spread, sigma,
                           float(contrasts[i]),
                           bool(math.hypot(fx[i], fy[i]) > board.surface_radius),
-                          px[i], py[i], use[i], bool(near_half[i])))
+                          px[i], py[i], use[i], bool(near_half[i]), float(wide[i])))
     return result
 
 
