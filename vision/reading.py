@@ -425,7 +425,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             if best is not None:
                 scale, seen_, swept = scale / best[0], best[1], True
         for _ in range(2):  # the discs' own size, measured, settles it
-            k = _disc_size(seen_.rims, seen_.keep, seen_.board)
+            k = _disc_size(seen_)
             if abs(k - 1.0) <= (RESCALE if scale == 1.0 else RESCALE / 3):
                 break
             scale /= k
@@ -913,7 +913,7 @@ def _more_discs(seen: _Seen, other: _Seen, k: float, board: Board, least: int,
     than = _on_surface(seen, within * seen.board.outer_radius / board.outer_radius)
     return (more >= least
             and (more == than if tie else more > share * than and _followed(other) >= FOLLOWED)
-            and abs(_disc_size(other.rims, other.keep, other.board) - 1.0) < 0.08)
+            and abs(_disc_size(other) - 1.0) < 0.08)
 
 
 def _round_followed(look: _Seen) -> float:
@@ -1001,17 +1001,22 @@ def _size_dependent(seen: _Seen, other: _Seen, extra: bool = True) -> set[int] |
     return out
 
 
-def _disc_size(rims: list, keep: list[int], board: Board) -> float:
+def _disc_size(look: _Seen) -> float:
     """How much larger than the board says the discs look: the median radius of the rims
-    seen well enough (a third of their round, tightly), each fitted freely to the edges found
-    within 3.5 mm of the radius expected, 1 when fewer than three are. (The radius fitted
-    within 2 mm, which places the disc, stays near the expected one whatever the disc's: on a
-    22-inch board taken at the tournament's, discs 17 % larger measured 0.5 % so.)"""
-    clean = [rims[i].wide_radius_mm for i in keep
-             if _sized(rims[i]) and math.isfinite(rims[i].wide_radius_mm)]
+    seen well enough (a third of their round, tightly), 1 when fewer than three are.
+
+    From a bare photo each rim's radius is the one fitted freely to the edges found within
+    3.5 mm of the radius expected: the radius fitted within 2 mm, which places the disc, stays
+    near the expected one whatever the disc's (on a 28-inch board taken at the tournament's,
+    discs 7 % smaller measured 1 % so by it, 8 % by the wider edges). Against the empty board the tighter one is kept: a
+    board taken at another size than calibrated is compared with it less finely, and on the
+    tuning frames the sizes the wider edges said lost more discs than they placed better."""
+    wide = look.diff is None
+    clean = [r.wide_radius_mm if wide else r.radius_mm for r in (look.rims[i] for i in look.keep)
+             if _sized(r) and math.isfinite(r.wide_radius_mm if wide else r.radius_mm)]
     if len(clean) < 3:
         return 1.0
-    return float(np.median(clean)) / board.disc_radius
+    return float(np.median(clean)) / look.board.disc_radius
 
 
 def _rescaled(reg: Registration, board: Board, scale: float) -> tuple[Registration, Board]:
