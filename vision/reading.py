@@ -1008,9 +1008,10 @@ def _disc_size(look: _Seen) -> float:
     From a bare photo each rim's radius is the one fitted freely to the edges found within
     3.5 mm of the radius expected: the radius fitted within 2 mm, which places the disc, stays
     near the expected one whatever the disc's (on a 28-inch board taken at the tournament's,
-    discs 7 % smaller measured 1 % so by it, 8 % by the wider edges). Against the empty board the tighter one is kept: a
-    board taken at another size than calibrated is compared with it less finely, and on the
-    tuning frames the sizes the wider edges said lost more discs than they placed better."""
+    discs 7 % smaller measured 1 % so by it, 8 % by the wider edges). Against the empty board
+    the tighter one is kept: a board taken at another size than calibrated is compared with it
+    less finely, and on the tuning frames the sizes the wider edges said lost more discs than
+    they placed better."""
     wide = look.diff is None
     clean = [r.wide_radius_mm if wide else r.radius_mm for r in (look.rims[i] for i in look.keep)
              if _sized(r) and math.isfinite(r.wide_radius_mm if wide else r.radius_mm)]

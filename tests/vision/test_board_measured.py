@@ -389,7 +389,7 @@ def test_a_large_board_s_discs_measured_beyond_the_placing_fit_s_reach_say_its_s
     than a tournament board's. Each rim is placed by a circle fitted within 2 mm of the
     radius expected, which stays near that radius whatever the disc's: the discs measured
     within the 6 % a size must be off to be taken, the board was read at the tournament's size
-    (in the benchmark's run, two of its scoring discs then missed). Measured on the edges found 3.5 mm either side, free,
-    they say the board's size: it is read within 5 % of it, every scoring disc right or
-    flagged."""
+    (in the benchmark's run, two of its scoring discs then missed). Measured on the edges
+    found 3.5 mm either side, free, they say the board's size: it is read within 5 % of it,
+    every scoring disc right or flagged."""
     _read_at_its_size("layouts", 12, 58)
