@@ -424,9 +424,13 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                 best = sweep(SWEEP_FAR, None)
             if best is not None:
                 scale, seen_, swept = scale / best[0], best[1], True
+        # (a size carried from an earlier round was measured, and is refined as one measured
+        # here would be: the wider edges measure a much larger disc a few per cent short, and
+        # a 21.5-inch board begun at 1.15 times missed a 15 beside the hole at 1.19)
+        was_carried = carried and seen_.diff is None
         for _ in range(2):  # the discs' own size, measured, settles it
             k = _disc_size(seen_)
-            if abs(k - 1.0) <= (RESCALE if scale == 1.0 else RESCALE / 3):
+            if abs(k - 1.0) <= (RESCALE / 3 if scale != 1.0 or was_carried else RESCALE):
                 break
             scale /= k
             seen_ = _look(frame, calibration, *_rescaled(reg, board, scale))
