@@ -427,10 +427,10 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         # (a size carried from an earlier round was measured, and is refined as one measured
         # here would be: the wider edges measure a much larger disc a few per cent short, and
         # a 21.5-inch board begun at 1.15 times missed a 15 beside the hole at 1.19)
-        was_carried = carried and seen_.diff is None
+        refine = carried and seen_.diff is None
         for _ in range(2):  # the discs' own size, measured, settles it
             k = _disc_size(seen_)
-            if abs(k - 1.0) <= (RESCALE / 3 if scale != 1.0 or was_carried else RESCALE):
+            if abs(k - 1.0) <= (RESCALE / 3 if scale != 1.0 or refine else RESCALE):
                 break
             scale /= k
             seen_ = _look(frame, calibration, *_rescaled(reg, board, scale))
@@ -1016,9 +1016,9 @@ def _disc_size(look: _Seen) -> float:
     the tighter one is kept: a board taken at another size than calibrated is compared with it
     less finely, and on the tuning frames the sizes the wider edges said lost more discs than
     they placed better."""
-    wide = look.diff is None
-    clean = [r.wide_radius_mm if wide else r.radius_mm for r in (look.rims[i] for i in look.keep)
-             if _sized(r) and math.isfinite(r.wide_radius_mm if wide else r.radius_mm)]
+    radii = [(r.wide_radius_mm if look.diff is None else r.radius_mm)
+             for r in (look.rims[i] for i in look.keep) if _sized(r)]
+    clean = [v for v in radii if math.isfinite(v)]
     if len(clean) < 3:
         return 1.0
     return float(np.median(clean)) / look.board.disc_radius
