@@ -201,7 +201,8 @@ def score(reading, truth: dict, board_known: bool) -> Score:
             near_spare = any(math.dist(sp["pixel"], d.pixel) < sp["radius_px"] for sp in spares)
             s.notes.append(f"false disc at pixel ({d.pixel[0]:.0f}, {d.pixel[1]:.0f}) zone "
                            f"{d.zone}{', flagged' if d.uncertain else ''}"
-                           f"{' (a third-set disc)' if near_spare else ''}")
+                           f"{' (a third-set disc)' if near_spare else ''}"
+                           f"{f': {d.doubt[:60]}' if d.doubt else ''}")
     s.ok = ok and checked == exact
     s.silent = not flagged_frame and list(reading.totals) != exact
     s.right_as_read = not s.false_scoring and all(
