@@ -705,6 +705,12 @@ def _changed_patches(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float,
         pts = pts[near.min(axis=1) > 2.2 * board.disc_radius]
     if not len(pts):
         return []
+    if diff.rough is not None:  # (not where the empty board was not seen bare: see
+        # :func:`vision.unread.unread_places`)
+        pts = pts[~diff.rough[tuple(np.array([cell(view, x, y, diff.rough.shape)
+                                              for x, y in pts]).T)]]
+        if not len(pts):
+            return []
     res = diff.at(view, pts, 0.8 * board.disc_radius)
     change = np.linalg.norm(res, axis=1)
     hue = np.linalg.norm(res - res.mean(axis=1, keepdims=True), axis=1)

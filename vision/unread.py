@@ -259,14 +259,20 @@ def unread_places(diff: Difference, view: Any, board: Board, discs: list[DiscRea
     """Where something changed the empty board where it would score, and is not a disc read:
     a disc leaning on a peg or the rim, two stacked, one whose rim could not be followed, or a
     hand or a stray object (board mm, each change's middle). The reading is then not to be
-    trusted without a look there."""
+    trusted without a look there. Where the empty board was not seen bare (a hand lay on it)
+    its change weighs nothing: it is taken from the board's round look there, which has none
+    of its numerals, grain or seams, and a window's light gone from it changed it all over
+    (a disc there is left to its rim, :func:`vision.reading._rejected`). A patch reaching
+    out of there is weighed by its part on board seen bare, and put at its whole middle."""
     changed = unexplained(diff, view, board, discs, least)
     mask = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     area = math.pi * (board.disc_radius * view.ppm) ** 2
+    bare = stats[:, cv2.CC_STAT_AREA] if diff.rough is None else np.bincount(
+        labels[~diff.rough], minlength=n)
     out = []
     for k in range(1, n):
-        if stats[k, cv2.CC_STAT_AREA] < SUSPECT_SHARE * area:
+        if bare[k] < SUSPECT_SHARE * area:
             continue
         x, y = view.to_board(np.array(centroids[k][0]), np.array(centroids[k][1]))
         if board.zone(math.hypot(float(x), float(y))) > 0:

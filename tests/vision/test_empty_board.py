@@ -337,3 +337,19 @@ def test_a_bare_patch_ringed_by_a_line_and_discs_is_checked():
     sure = [d for d in reading.discs if not d.uncertain]
     assert [sum(d.zone for d in sure if d.team == k) for k in (0, 1)] == [
         truth["totals"][k] - 20 * truth["twenties"][k] for k in (0, 1)]
+
+
+@pytest.mark.parametrize("boards, seed, number", [("play", 311, 80), ("play", 11, 84)])
+def test_where_a_hand_lay_on_the_empty_board_no_change_is_marked_unread(boards, seed, number):
+    """Retired frame play-311 80 (a video frame of a pale natural board) and tuning frame
+    play-11 84 (a phone's view of a black one): each rig's empty board was taken with a hand
+    on it. There the round is compared with the board's own look round its circles, which
+    has none of its numerals, grain or seams, and a window's light on the empty board went
+    with the hand: a bare patch there was marked as something unread that scores, a false 5
+    for the players to check every round. Discs there are left to their rims; nothing that
+    scores is read where no disc lies."""
+    frame, truth, cal = scenes.bench_frame(boards, seed, number, calibrated=True)
+    reading = read_board(frame, cal)
+    false = [d for d in reading.discs if d.zone > 0 and min(
+        math.dist(d.pixel, t["pixel"]) / t["radius_px"] for t in truth["discs"]) > 0.5]
+    assert not false, false
