@@ -488,6 +488,19 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         doubts.append(too_small(across))
     rims, faces, light, change, keep = (seen_.rims, seen_.faces, seen_.light, seen_.change,
                                         seen_.keep)
+    faint = [_faint(seen_, i) for i in keep]
+    # one that scores nothing is left out: it would be asked about for nothing, and its colour,
+    # the board's, would be taken for a side's (the black band between a black board's outer
+    # line and its ditch, ringed by both, taught a match's rounds a black side: a dark wood
+    # disc then fell to the yellow side, sure of it, round after round)
+    idle = [f and not rims[i].in_ditch and board.zone(math.hypot(rims[i].x_mm, rims[i].y_mm)) == 0
+            for f, i in zip(faint, keep, strict=True)]
+    if any(idle):
+        if size_doubt is not None:  # (its places among the kept rims, renumbered)
+            place = np.cumsum([not x for x in idle]) - 1
+            size_doubt = ({int(place[k]) for k in size_doubt[0] if not idle[k]}, size_doubt[1])
+        keep = [i for i, x in zip(keep, idle, strict=True) if not x]
+        faint = [f for f, x in zip(faint, idle, strict=True) if not x]
     seen = [_rim_confidence(rims[i], None if change is None else float(change[i]), least)
             for i in keep]
     rims, faces, light = [rims[i] for i in keep], faces[keep], light[keep]
@@ -511,11 +524,8 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     if size_doubt is not None:  # (the discs are the look's kept rims, in order)
         at, why = size_doubt
         discs = [d.flagged(why) if k in at else d for k, d in enumerate(discs)]
-    if change is not None:
-        faint = [float(change[i]) < FAINT_CHANGE * seen_.face_least
-                 and float(seen_.contrast[i]) < MIN_FACE_CONTRAST for i in keep]
-        discs = [d.flagged(FAINT_DOUBT) if f and d.zone > 0 and not d.in_ditch else d
-                 for d, f in zip(discs, faint, strict=True)]
+    discs = [d.flagged(FAINT_DOUBT) if f and d.zone > 0 and not d.in_ditch else d
+             for d, f in zip(discs, faint, strict=True)]
     discs = _crowded(discs, board)
     discs = stacked(frame, reg.camera, board, discs, sides.colours)
     if diff is not None:  # what changed the board and is not a disc read, flagged there
@@ -876,6 +886,14 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
     keep = _distinct([rims[i] for i in keep], keep, board)
     return _Seen(reg, board, view, diff, least, face_least, rims, faces, light, change, keep,
                  even, contrast, res, light_only, unseen)
+
+
+def _faint(seen: _Seen, i: int) -> bool:
+    """Against the empty board, whether rim ``i``'s face changed it little and looks like the
+    board round it in the frame: bare board lit otherwise, ringed by lines and discs beside
+    it, more likely than a disc (see :data:`FAINT_CHANGE`)."""
+    return (seen.change is not None and float(seen.change[i]) < FAINT_CHANGE * seen.face_least
+            and float(seen.contrast[i]) < MIN_FACE_CONTRAST)
 
 
 def _touches(mask: np.ndarray, view: Any, xy: np.ndarray, radius: float) -> np.ndarray:

@@ -339,6 +339,29 @@ def test_a_bare_patch_ringed_by_a_line_and_discs_is_checked():
         truth["totals"][k] - 20 * truth["twenties"][k] for k in (0, 1)]
 
 
+def test_a_black_board_s_bare_band_teaches_the_match_no_side():
+    """Retired frames layouts-312 84 and 85, one rig: a black 24.4-inch board, dark wood and
+    worn yellow discs, a video frame. The bare black band between the outer line and the
+    ditch, ringed by both, was read as three discs that score nothing: they changed the empty
+    board barely more than the least a face does and look like the board round them. Their
+    colour, the board's, was taken for the dark side's, and a dark wood disc fell to the
+    yellow side, sure of it, that round and every round after. Nothing is read there, and the
+    next round, sided by the colours this one taught, reads every scoring disc it finds on
+    its side or flags it."""
+    frame, truth, cal = scenes.bench_frame("layouts", 312, 84, calibrated=True)
+    first = read_board(frame, cal)
+    for d in first.discs:
+        t = min(truth["discs"], key=lambda t: math.dist(d.pixel, t["pixel"]))
+        assert math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 2, d
+    assert first.sides_seen is not None
+    frame, truth, cal = scenes.bench_frame("layouts", 312, 85, calibrated=True)
+    reading = read_board(frame, cal, colours=first.sides_seen)
+    pairs = scenes.pair(reading, [t for t in truth["discs"] if t["zone"] > 0 and not t["in_ditch"]])
+    found = [(t, d) for t, d in pairs if d is not None]
+    assert len(found) >= len(pairs) - 1
+    assert all(d.team == t["team"] or d.uncertain for t, d in found), found
+
+
 @pytest.mark.parametrize("boards, seed, number", [("play", 311, 80), ("play", 11, 84)])
 def test_where_a_hand_lay_on_the_empty_board_no_change_is_marked_unread(boards, seed, number):
     """Retired frame play-311 80 (a video frame of a pale natural board) and tuning frame
