@@ -48,6 +48,7 @@ LIFT_GREY = 0.25    # a face another side's colour with light added alike in all
 LIFT_OWN = 0.15     # ... unless this near its own side's colour (a pink side's discs are reds
 #                     lifted, each like the rest of its side)
 HARDLY_NEARER = 0.8  # one known colour this near one group of two as the other: no nearer
+NEARER = 0.8  # a disc as seen this much nearer its side's colours than the other's at most
 GREY_BETWEEN = 0.15  # a grey this far (a share of the way) past either end of the way from
 #                      one side's grey to the other's is between them
 
@@ -258,9 +259,9 @@ def _assigned(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
         except _Split:
             return out
         if np.bincount(np.array(core.teams), minlength=2).min() >= 2:
-            return _with_aside(_glared(_tight(core, x[scoring]), faces[scoring],
+            return _with_aside(_glared(_tight(core, x[scoring], raw[scoring]), faces[scoring],
                                        np.asarray(light, np.float64)[scoring], colours)
-                               if light is not None else _tight(core, x[scoring]),
+                               if light is not None else _tight(core, x[scoring], raw[scoring]),
                                raw, ~scoring, colours)
     return out
 
@@ -355,20 +356,28 @@ def _alike(lift: np.ndarray, share: float) -> np.ndarray:
     return (lift.max(axis=1) - lift.min(axis=1)) <= share * np.maximum(lift.mean(axis=1), 1e-6)
 
 
-def _tight(sides: Sides, x: np.ndarray) -> Sides:
+def _tight(sides: Sides, x: np.ndarray, raw: np.ndarray) -> Sides:
     """``sides`` with a disc sure of its side only if near the middle of its side's colours
     (within ``_SAME``, or three times its side's typical distance), or at least twice as near
     it as the other side's: a glared or worn disc between the two colours falls in one group
-    without being like it."""
+    without being like it. And, as seen (``raw``, the light not evened out), nearer its own
+    side's middle than the other's by :data:`NEARER` at least, or within ``_SAME`` of it:
+    evening out a black board's light takes a window's glare over it for light that lifts the
+    discs too, which it hardly does, and a dark red disc where the board was not glared was
+    taken, evened out, for a red one (retired play-311 28)."""
     teams, sure = np.array(sides.teams), np.array(sides.sure)
     if len(set(teams.tolist())) < 2:
         return sides
     middle = [np.median(x[teams == k], axis=0) for k in (0, 1)]
+    seen = [np.median(raw[teams == k], axis=0) for k in (0, 1)]
     for k in (0, 1):
         idx = teams == k
         d = np.linalg.norm(x[idx] - middle[k], axis=1)
         other = np.linalg.norm(x[idx] - middle[1 - k], axis=1)
         sure[idx] &= (d <= max(_SAME, 3.0 * float(np.median(d)))) | (d <= 0.5 * other)
+        d = np.linalg.norm(raw[idx] - seen[k], axis=1)
+        other = np.linalg.norm(raw[idx] - seen[1 - k], axis=1)
+        sure[idx] &= (d <= _SAME) | (d <= NEARER * other)
     return replace(sides, sure=tuple(bool(v) for v in sure))
 
 
@@ -516,7 +525,7 @@ def _sides(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
         if _grey_over_hue(raw, labels, dark):
             odd = np.ones(n, bool)
         return _tight(Sides(tuple(int(t) for t in teams), tuple(bool(o) for o in ~odd),
-                            _seen(faces, teams)), x)
+                            _seen(faces, teams)), x, raw)
     # one colour only, and no named colours: guess by how dark the discs are, and say so
     team = 0 if float(np.median(_luma(x))) < math.log(100.0 + 8.0) else 1
     teams = np.full(n, team)

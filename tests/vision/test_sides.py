@@ -389,3 +389,25 @@ def test_blacks_glared_to_a_grey_lighter_than_the_reds_are_unsure_which_side_is_
     assert not any(s.sure)
     kept = assign(np.concatenate([jitter(grey, 2, 71, 0.03), jitter(NATURAL, 2, 73, 0.03)]))
     assert kept.teams == (0, 0, 1, 1) and all(kept.sure)
+
+
+def test_a_dark_red_between_the_sides_as_seen_is_not_sure_however_its_light_is_evened():
+    """Retired frame play-311 28, as read against the empty board: dark red and red discs on
+    a black board under a window's glare. The glare lifts the black board round most discs
+    (44 to 58 where it is 33), hardly the discs; evened out by it, a dark red 10 where the
+    board was not glared (105, 25, 28) looked as bright as a red and fell to the red side,
+    sure of it, the round's totals wrong with nothing flagged. As seen, it lies as near one
+    side's colours as the other's: it is unsure, and the discs like their side stay sure."""
+    faces = np.array([(194, 38, 38), (172, 33, 33), (105, 25, 28), (87, 20, 22),
+                      (180, 35, 35), (162, 31, 31), (141, 27, 27), (147, 29, 29),
+                      (137, 27, 26), (80, 18, 21), (84, 19, 23), (83, 18, 22),
+                      (74, 17, 20), (78, 18, 20), (76, 17, 19)], float)
+    light = np.array([(58, 56, 53), (44, 41, 38), (35, 34, 32), (46, 43, 39), (46, 44, 41),
+                      (37, 33, 31), (40, 36, 34), (37, 33, 31), (36, 34, 31), (40, 35, 33),
+                      (38, 35, 33), (38, 36, 33), (35, 31, 29), (39, 36, 34), (35, 32, 30)],
+                     float)
+    scoring = np.arange(15) < 4
+    s = assign(faces, light=light, scoring=scoring)
+    assert not s.sure[2]
+    assert s.teams[:2] == (1, 1) and s.teams[3] == 0
+    assert s.sure[0] and s.sure[1] and s.sure[3]
