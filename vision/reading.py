@@ -766,8 +766,11 @@ def _clean_rim(seen: _Seen, i: int) -> bool:
     out more boldly still, however uneven (a worn dark red disc on a pale board, its face
     patched with bare wood); or a rim at the disc's own radius followed nearly all round,
     less tightly (a cream disc's grain on a white board blurs it), round any face (a shadow's
-    edge across a red disc made its face uneven): a board prints no circle of a disc's size,
-    and its print and grain ring over part of a round at most."""
+    edge across a red disc made its face uneven); or a tight arc over a third of its round at
+    the disc's own radius, round an even face standing out from the board (a worn dark wood
+    disc by a black board's outer line, its arc 0.2 mm tight over 35 % of its round, too few
+    profiles for a disc read): a board prints no circle of a disc's size, and its print and
+    grain ring over part of a round at most."""
     r = seen.rims[i]
     if (r.coverage >= REJECTED_COVERAGE and r.points >= MIN_POINTS
             and r.spread_mm <= MAX_SPREAD_MM and float(seen.even[i]) <= EVEN_FACE
@@ -777,6 +780,11 @@ def _clean_rim(seen: _Seen, i: int) -> bool:
     if (r.coverage >= ALL_ROUND_COVERAGE and r.points >= MIN_POINTS
             and r.spread_mm <= ALL_ROUND_SPREAD_MM
             and abs(r.radius_mm - seen.board.disc_radius) <= ALL_ROUND_RADIUS_MM):
+        return True
+    if (r.coverage >= MIN_BOLD_COVERAGE and r.points >= MIN_POINTS
+            and r.spread_mm <= ARC_SPREAD_MM and float(seen.even[i]) <= EVEN_FACE
+            and abs(r.radius_mm - seen.board.disc_radius) <= ALL_ROUND_RADIUS_MM
+            and float(seen.contrast[i]) >= UNEVEN_CONTRAST):
         return True
     if r.points < LIKE_POINTS or abs(r.radius_mm - seen.board.disc_radius) > MAX_RADIUS_OFF_MM:
         return False

@@ -117,6 +117,8 @@ def test_the_20_hole_s_red_bottom_is_not_a_disc(seed, number):
     #                    of each channel's room below white, not as added light
     ("play", 303, 4),  # a worn pale disc on a light painted board: its rim followed 71 %
     #                    round, scattered 0.40 mm by the wear's edges, its face too uneven
+    ("layouts", 312, 84),  # a worn dark wood disc by a black board's outer line: a tight
+    #                        arc over 35 % of its round at its own radius, its face even
 ])
 def test_every_scoring_disc_of_a_hard_frame_is_read_or_flagged(boards, seed, number):
     """Tuning and retired frames that once read a total short with nothing flagged: from a
