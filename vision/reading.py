@@ -637,9 +637,12 @@ def _unread_face(seen: _Seen, i: int) -> bool:
     change (:func:`_changed_face`), or, where the empty board was not seen bare (a hand lay
     on it), a bare photo's terms (:func:`_clean_rim`), or that change round a face unlike the
     board round it as a bare photo's disc must be (a bare patch a fingertip's outline framed
-    is the board's own colour; a navy disc on a black board where an arm lay is not)."""
+    is the board's own colour; a navy disc on a black board where an arm lay is not); either
+    round a face that changed the board at all (see :func:`_look`)."""
     if not seen.unseen[i]:
         return _changed_face(seen, i)
+    if float(seen.change[i]) < seen.face_least:
+        return False
     return _clean_rim(seen, i) or (float(seen.contrast[i]) >= MIN_FACE_CONTRAST
                                    and _changed_face(seen, i))
 
@@ -883,11 +886,15 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
     # shaded by each other) are judged by their own colour against its floor, and so are
     # those where something lay on the empty board when it was taken (a hand: there the
     # board is compared with its own look round its circles, grain and all, and a bare patch
-    # framed by a fingertip's outline changes it as much as a disc)
+    # framed by a fingertip's outline changes it as much as a disc). But a face there that
+    # changed neither the empty board nor that round look is bare board: a disc differs from
+    # both (on a black board where a hand had lain, a bare patch ringed by lines stood 0.54
+    # from the board round it, and was read as a black 5: retired layouts-312 25)
     unseen = (np.zeros(len(rims), bool) if diff is None or diff.rough is None else
               _touches(diff.rough, view, xy, board.disc_radius))
     keep = [i for i, r in enumerate(rims)
             if not light_only[i]
+            and not (unseen[i] and not r.in_ditch and float(change[i]) < face_least)
             and _is_disc(r, faces[i], even[i], float(contrast[i]), lit[i], board,
                          None if change is None or r.in_ditch or unseen[i]
                          else (float(change[i]), face_least))]

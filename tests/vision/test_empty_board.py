@@ -376,3 +376,18 @@ def test_where_a_hand_lay_on_the_empty_board_no_change_is_marked_unread(boards, 
     false = [d for d in reading.discs if d.zone > 0 and min(
         math.dist(d.pixel, t["pixel"]) / t["radius_px"] for t in truth["discs"]) > 0.5]
     assert not false, false
+
+
+def test_where_a_hand_lay_on_the_empty_board_bare_board_ringed_by_lines_is_not_a_disc():
+    """Retired frame layouts-312 25: a black 30.4-inch board, its empty board taken with a
+    hand on it. There discs are judged by their own faces, as in a bare photo, and a bare
+    patch ringed by lines, standing 0.54 from the board round it, was read as a black 5 with
+    nothing flagged. It changed neither the empty board nor the board's round look there,
+    which a disc does: nothing is read there, and the round's discs are read right."""
+    frame, truth, cal = scenes.bench_frame("layouts", 312, 25, calibrated=True)
+    reading = read_board(frame, cal)
+    for d in reading.discs:
+        t = min(truth["discs"], key=lambda t: math.dist(d.pixel, t["pixel"]))
+        assert math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 2, d
+    assert [sum(d.zone for d in reading.discs if d.team == k) for k in (0, 1)] == [
+        truth["totals"][k] - 20 * truth["twenties"][k] for k in (0, 1)]
