@@ -247,6 +247,7 @@ def _assigned(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
         out = _glared(out, faces, np.asarray(light, np.float64), colours)
     if colours is None:
         out = _ditch_only(out, scoring, faces)
+        out = _dark_or_light(out, scoring, faces)
     # The ditch also holds what changes no total (another set, a hand, a mark taken for a
     # disc), and an odd colour there can pull one of two groups to itself and leave both
     # sides in the other: if every disc that scores fell to one side while they show two
@@ -284,6 +285,23 @@ def _ditch_only(sides: Sides, scoring: np.ndarray, faces: np.ndarray) -> Sides:
         return sides
     sure = np.array(sides.sure) & ~scoring
     return replace(sides, sure=tuple(bool(v) for v in sure))
+
+
+def _dark_or_light(sides: Sides, scoring: np.ndarray, faces: np.ndarray) -> Sides:
+    """``sides`` with the scoring discs sure of their side when the board shows one side only
+    and, with no colours known, that side could be either: unless every one of them is black,
+    the dark side of any set, or white or pale natural, the light side of any (as
+    :func:`_ditch_only` takes them). One black 10 on a board whose other discs lay in the
+    ditch was asked about (a stream frame of a tournament board)."""
+    teams, sure = np.array(sides.teams, int), np.array(sides.sure, bool)
+    if sides.doubt or not scoring.any() or sure[scoring].any() or len(set(teams[scoring])) != 1:
+        return sides
+    luma = faces[scoring] @ np.array([0.299, 0.587, 0.114])
+    team = int(teams[scoring][0])
+    if (team == 0 and (luma < ANY_SET_DARK).all()) or (team == 1 and (luma > ANY_SET_LIGHT).all()):
+        sure[scoring] = True
+        return replace(sides, sure=tuple(bool(v) for v in sure))
+    return sides
 
 
 def _glared(sides: Sides, faces: np.ndarray, light: np.ndarray,

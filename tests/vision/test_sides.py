@@ -411,3 +411,20 @@ def test_a_dark_red_between_the_sides_as_seen_is_not_sure_however_its_light_is_e
     assert not s.sure[2]
     assert s.teams[:2] == (1, 1) and s.teams[3] == 0
     assert s.sure[0] and s.sure[1] and s.sure[3]
+
+
+def test_one_black_or_white_colour_without_names_is_sure_of_its_side():
+    """A board showing one side only, no colours named: a black disc is the dark side of any
+    set and a white one the light side of any, as when the other side's colour shows in the
+    ditch only. A stream frame of a tournament board, one black 10 on it and the rest of both
+    sets (black, red, natural) in the ditch, was asked about; a red alone still is."""
+    faces = np.array([(22, 19, 6), (9, 6, 2), (162, 137, 112), (199, 160, 128), (45, 43, 39),
+                      (156, 85, 90), (184, 62, 72), (190, 66, 76)], float)
+    light = np.array([(242, 212, 176), (246, 217, 181), (217, 191, 159), (225, 191, 154),
+                      (249, 226, 193), (247, 222, 188), (241, 209, 171), (242, 210, 173)],
+                     float)
+    s = assign(faces, light=light, scoring=np.arange(8) < 1)
+    assert s.teams[0] == 0 and s.sure[0]
+    white = assign(jitter((236, 234, 226), 3, 5))
+    assert set(white.teams) == {1} and all(white.sure)
+    assert not any(assign(jitter(RED, 3, 5)).sure)
