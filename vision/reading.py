@@ -720,8 +720,7 @@ def _changed_patches(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float,
         return []
     if diff.rough is not None:  # (not where the empty board was not seen bare: see
         # :func:`vision.unread.unread_places`)
-        pts = pts[~diff.rough[tuple(np.array([cell(view, x, y, diff.rough.shape)
-                                              for x, y in pts]).T)]]
+        pts = pts[~_touches(diff.rough, view, pts, 0.0)]
         if not len(pts):
             return []
     res = diff.at(view, pts, 0.8 * board.disc_radius)
