@@ -718,16 +718,23 @@ def _changed_patches(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float,
         pts = pts[near.min(axis=1) > 2.2 * board.disc_radius]
     if not len(pts):
         return []
-    if diff.rough is not None:  # (not where the empty board was not seen bare: see
-        # :func:`vision.unread.unread_places`)
-        pts = pts[~_touches(diff.rough, view, pts, 0.0)]
-        if not len(pts):
-            return []
     res = diff.at(view, pts, 0.8 * board.disc_radius)
     change = np.linalg.norm(res, axis=1)
     hue = np.linalg.norm(res - res.mean(axis=1, keepdims=True), axis=1)
     strong = ((change >= PATCH_CHANGE * least) & (res.mean(axis=1) > 0)
               & (hue >= PATCH_HUE * change))
+    if diff.rough is not None:  # where the empty board was not seen bare, only a patch that
+        # stands out from the board round it in the frame, as a bare photo's disc must (its
+        # change is from the board's round look: see :func:`vision.unread.unread_places`; a
+        # pale disc on a natural board where a hand had lain, its rim not read, stood 0.22 to
+        # 0.26 from the board round it, bare board there 0.16 at most: retired play-313 12,
+        # tuning play-11 96 and 97)
+        for k in np.flatnonzero(strong & _touches(diff.rough, view, pts, 0.0)):
+            ring, _ = surround_colour(view, pts[k:k + 1], board)
+            face = np.median(view.image[_cells(view, pts[k:k + 1], 0.5 * board.disc_radius,
+                                               view.image.shape)], axis=1)
+            strong[k] = bool(np.linalg.norm(np.log(face + 8.0) - np.log(ring + 8.0))
+                             >= MIN_FACE_CONTRAST)
     out: list[tuple[float, float]] = []
     at = pts[strong]
     for k in np.argsort(-np.where(strong, change, 0.0)):
@@ -910,16 +917,23 @@ def _faint(seen: _Seen, i: int) -> bool:
             and float(seen.contrast[i]) < MIN_FACE_CONTRAST)
 
 
-def _touches(mask: np.ndarray, view: Any, xy: np.ndarray, radius: float) -> np.ndarray:
-    """Whether a disc of ``radius`` at each board point (n, 2) covers any of ``mask`` (its
-    centre or its rim's eight points; each point's cell as :func:`vision.unread.cell` finds
-    it, all at once)."""
+def _cells(view: Any, xy: np.ndarray, radius: float, shape: tuple[int, ...]
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """The (rows, columns) in an array of ``shape`` over the view of each board point (n, 2)
+    and of eight points ``radius`` round it (n, 9 each; each point's cell as
+    :func:`vision.unread.cell` finds it, all at once)."""
     a = np.arange(8) * (math.pi / 4)
     xs = np.concatenate([xy[:, :1], xy[:, :1] + radius * np.cos(a)[None]], axis=1)
     ys = np.concatenate([xy[:, 1:], xy[:, 1:] + radius * np.sin(a)[None]], axis=1)
-    col = np.clip(np.round((xs + view.extent) * view.ppm - 0.5), 0, mask.shape[1] - 1)
-    row = np.clip(np.round((view.extent - ys) * view.ppm - 0.5), 0, mask.shape[0] - 1)
-    return mask[row.astype(int), col.astype(int)].any(axis=1)
+    col = np.clip(np.round((xs + view.extent) * view.ppm - 0.5), 0, shape[1] - 1)
+    row = np.clip(np.round((view.extent - ys) * view.ppm - 0.5), 0, shape[0] - 1)
+    return row.astype(int), col.astype(int)
+
+
+def _touches(mask: np.ndarray, view: Any, xy: np.ndarray, radius: float) -> np.ndarray:
+    """Whether a disc of ``radius`` at each board point (n, 2) covers any of ``mask`` (its
+    centre or its rim's eight points)."""
+    return mask[_cells(view, xy, radius, mask.shape)].any(axis=1)
 
 
 SIZES = (0.7, 1.5)  # the discs' size against a tournament board's that read_board(size=) takes
