@@ -42,9 +42,10 @@ def test_a_missing_calibration_is_a_camera_error(tmp_path):
 
 
 def test_a_confirmed_one_side_board_teaches_that_side_s_colour(tmp_path):
-    """The first board of a match shows one side's discs only: the box cannot tell whose and
-    asks. Once the operator confirms it, the next such board is not asked about again, and a
-    board of the other colour is the other side's."""
+    """The first board of a match shows one side's discs only, of a blue and natural set: the
+    box cannot tell whose and asks (black discs, the dark side of any set, and white ones it
+    need not ask about). Once the operator confirms it, the next such board is not asked
+    about again, and a board of the other colour is the other side's."""
     import queue
 
     from device.core.inputs import Operator, ReadingDone
@@ -56,7 +57,7 @@ def test_a_confirmed_one_side_board_teaches_that_side_s_colour(tmp_path):
     from device.store import EventStore
     from rules import Confirm, NewMatch, Shot
 
-    with SimTable(seed=5, width=1014, height=760) as table, \
+    with SimTable(seed=9, width=1014, height=760) as table, \
             EventStore(tmp_path / "events.db") as store:
         cal = vision.calibrate(table.camera.capture(), seat0=table.seat0_edge())
         vision.save_calibration(cal, tmp_path / "cal.json")
