@@ -489,8 +489,8 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     rims, faces, light, change, keep = (seen_.rims, seen_.faces, seen_.light, seen_.change,
                                         seen_.keep)
     faint = [_faint(seen_, i) for i in keep]
-    # one that scores nothing is left out: it would be asked about for nothing, and its colour,
-    # the board's, would be taken for a side's (the black band between a black board's outer
+    # a faint face that scores nothing is left out: asked about for nothing, its colour (the
+    # board's) would be taken for a side's (the black band between a black board's outer
     # line and its ditch, ringed by both, taught a match's rounds a black side: a dark wood
     # disc then fell to the yellow side, sure of it, round after round)
     idle = [f and not rims[i].in_ditch and board.zone(math.hypot(rims[i].x_mm, rims[i].y_mm)) == 0

@@ -288,11 +288,11 @@ def _ditch_only(sides: Sides, scoring: np.ndarray, faces: np.ndarray) -> Sides:
 
 
 def _dark_or_light(sides: Sides, scoring: np.ndarray, faces: np.ndarray) -> Sides:
-    """``sides`` with the scoring discs sure of their side when the board shows one side only
-    and, with no colours known, that side could be either: unless every one of them is black,
-    the dark side of any set, or white or pale natural, the light side of any (as
-    :func:`_ditch_only` takes them). One black 10 on a board whose other discs lay in the
-    ditch was asked about (a stream frame of a tournament board)."""
+    """``sides`` with the scoring discs made sure of their side where, no colours known, they
+    all fall to one side, none sure of it, and every one is black, the dark side of any set,
+    or every one white or pale natural, the light side of any (as :func:`_ditch_only` takes
+    them): one black 10 on a board whose other discs lay in the ditch was asked about (a
+    stream frame of a tournament board)."""
     teams, sure = np.array(sides.teams, int), np.array(sides.sure, bool)
     if sides.doubt or not scoring.any() or sure[scoring].any() or len(set(teams[scoring])) != 1:
         return sides

@@ -262,8 +262,9 @@ def unread_places(diff: Difference, view: Any, board: Board, discs: list[DiscRea
     trusted without a look there. Where the empty board was not seen bare (a hand lay on it)
     its change weighs nothing: it is taken from the board's round look there, which has none
     of its numerals, grain or seams, and a window's light gone from it changed it all over
-    (a disc there is left to its rim, :func:`vision.reading._rejected`). A patch reaching
-    out of there is weighed by its part on board seen bare, and put at its whole middle."""
+    (a disc there is left to its rim, :func:`vision.reading._rejected`, or to a patch that
+    stands out in the frame, :func:`vision.reading._changed_patches`). A patch reaching out
+    of there is weighed by its part on board seen bare, and put at its whole middle."""
     changed = unexplained(diff, view, board, discs, least)
     mask = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
