@@ -870,8 +870,8 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
     levels = (calibration.clutter if calibration is not None and calibration.clutter
               else rimlib.clutter(frame, reg.camera, board))
     centres = np.array([[c.x_mm, c.y_mm] for c in cands]).reshape(-1, 2)
-    rims = [r for r in rimlib.measure(frame, reg.camera, centres, board, levels)
-            if r is not None]
+    rims = [r for r in rimlib.measure(frame, reg.camera, centres, board, levels,
+                                      wide=diff is None) if r is not None]
     xy = np.array([[r.x_mm, r.y_mm] for r in rims]).reshape(-1, 2)
     faces, even = rimlib.face_colours(frame, reg.camera, rims, board.disc_radius)
     light = board_light(view, xy, board)[:, ::-1]
