@@ -46,6 +46,7 @@ import argparse
 import json
 import math
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -133,10 +134,17 @@ class Score:
     need_flag_met: int = 0
     radial: list[tuple[float, float]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    why: Counter = field(default_factory=Counter)  # the flagged true discs' doubts, by kind
+    board_doubts: tuple[str, ...] = ()  # the reading's doubts of the board as a whole
+
+
+def doubt_kind(doubt: str | None) -> str:
+    """A doubt's kind: its words up to the first colon or comma (the rest names the case)."""
+    return re.split(r"[:,(]", doubt or "no reason given")[0].strip()[:48]
 
 
 def score(reading, truth: dict, board_known: bool) -> Score:
-    s = Score()
+    s = Score(board_doubts=tuple(doubt_kind(d) for d in reading.doubts))
     found = list(reading.discs)
     discs = truth["discs"]
     pairs = pair(found, discs)
@@ -163,6 +171,8 @@ def score(reading, truth: dict, board_known: bool) -> Score:
             if d is not None:
                 s.found_all += 1
                 s.flagged += d.uncertain
+                if d.uncertain:
+                    s.why[doubt_kind(d.doubt)] += 1
             continue
         if on:
             s.discs += 1
@@ -173,6 +183,7 @@ def score(reading, truth: dict, board_known: bool) -> Score:
         s.found_all += 1
         s.flagged += d.uncertain
         if d.uncertain:
+            s.why[doubt_kind(d.doubt)] += 1
             checked[t["team"]] += t["zone"]
         else:
             checked[d.team] += d.zone
@@ -233,6 +244,8 @@ class Tally:
         self.refusals: Counter = Counter()
         self.failures: list[str] = []
         self.records: list[dict] = []
+        self.why: Counter = Counter()
+        self.board_doubts: Counter = Counter()
 
     def add(self, name: str, tags: dict, s: Score) -> None:
         self.records.append({"frame": name, "tags": tags, "refused": s.refused,
@@ -252,6 +265,8 @@ class Tally:
             c["refused"] += s.refused is not None
             c["silent"] += s.silent
         self.radial += s.radial
+        self.why.update(s.why)
+        self.board_doubts.update(s.board_doubts)
         if s.refused is not None:
             self.refusals[s.refused.split(":")[0]] += 1
         for note in s.notes:
@@ -279,6 +294,12 @@ class Tally:
                   f"{_pct(c['ok'], n):>7} {_pct(c['flagged'], c['found_all']):>7} "
                   f"{_pct(c['false'], n, 1):>6} {c['refused']:>7} {c['silent']:>6} "
                   f"{c['need_flag_met']:>4}/{c['need_flag']:<4}")
+        if self.why:
+            print("  true discs flagged, by doubt: " + "; ".join(
+                f"{k} {v}" for k, v in self.why.most_common(8)))
+        if self.board_doubts:
+            print("  frames whose board as a whole is in doubt, by doubt: " + "; ".join(
+                f"{k} {v}" for k, v in self.board_doubts.most_common(8)))
         if self.refusals:
             print("  refused: " + ", ".join(f"{k} {v}" for k, v in self.refusals.most_common()))
         if self.radial:
