@@ -19,17 +19,19 @@ class BoardCount:
     """The discs the camera saw after a shot or round, as accepted by the match.
 
     ``override`` holds board values per side typed in by the operator (a correction by totals);
-    it replaces the discs' sum. A count with an uncertain disc holds the match until the operator
-    confirms or corrects it: the box never scores a guess silently.
+    it replaces the discs' sum. A count with an uncertain disc, or with the board as a whole in
+    doubt (``check``: why), holds the match until the operator confirms or corrects it: the box
+    never scores a guess silently.
     """
 
     discs: tuple[Disc, ...]
     override: tuple[int, int] | None = None
     confirmed: bool = False
+    check: tuple[str, ...] = ()
 
     @property
     def uncertain(self) -> bool:
-        return any(d.uncertain for d in self.discs)
+        return bool(self.check) or any(d.uncertain for d in self.discs)
 
     @property
     def needs_check(self) -> bool:

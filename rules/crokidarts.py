@@ -336,7 +336,7 @@ class DartsGame(Game):
             raise NotAwaited("no board reading is due now: in crokidarts the board is read once "
                              "after each shot")
         turn = self.legs[-1].turns[-1]
-        board_count = BoardCount(ev.discs)
+        board_count = BoardCount(ev.discs, check=ev.check)
         self._check_board(turn, board_count.discs_of())
         return self._with_last_shot(replace(turn.shots[-1], count=board_count))
 

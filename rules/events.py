@@ -94,13 +94,19 @@ class Foul:
 
 @dataclass(frozen=True)
 class BoardReading:
-    """The settled board as read by the camera (ditch discs as zone 0)."""
+    """The settled board as read by the camera (ditch discs as zone 0). ``check`` says why the
+    board as a whole must be checked (part of it out of view, a hand over it), apart from any
+    disc's own doubt: the players look over the board, not at each disc."""
 
     TYPE: ClassVar[str] = "board"
     discs: tuple[Disc, ...]
+    check: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "discs": [d.to_json() for d in self.discs]}
+        out: dict[str, Any] = {"type": self.TYPE, "discs": [d.to_json() for d in self.discs]}
+        if self.check:
+            out["check"] = list(self.check)
+        return out
 
 
 @dataclass(frozen=True)
@@ -258,8 +264,13 @@ def parse_event(obj: Any) -> Event:
         _fields(obj, kind, set(), set())
         return Foul()
     if kind == "board":
-        _fields(obj, kind, {"discs"}, set())
-        return BoardReading(_discs(kind, obj["discs"]))
+        _fields(obj, kind, {"discs"}, {"check"})
+        check = obj.get("check", [])
+        if not isinstance(check, list) or not all(isinstance(c, str) and c.strip()
+                                                  for c in check):
+            raise EventError(f"board: 'check' must be a list of reasons in words, got "
+                             f"{shown(check)}")
+        return BoardReading(_discs(kind, obj["discs"]), tuple(check))
     if kind == "confirm":
         _fields(obj, kind, set(), set())
         return Confirm()

@@ -273,7 +273,7 @@ class RoundGame(Game):
                                  "are still to be shot")
             raise NotAwaited("no board reading is due now")
         rnd = self.rounds[-1]
-        board_count = BoardCount(ev.discs)
+        board_count = BoardCount(ev.discs, check=ev.check)
         self._check_board(rnd, (board_count.discs_of(0), board_count.discs_of(1)))
         return self._with_last(rnd.with_count(board_count))
 

@@ -135,8 +135,8 @@ class DiscReading:
         return {"x_mm": round(self.x_mm, 1), "y_mm": round(self.y_mm, 1), "team": self.team,
                 "zone": self.zone, "uncertain": self.uncertain}
 
-    def to_disc(self, flag: bool = False) -> Disc:
-        return Disc(self.team, self.zone, self.uncertain or flag, self.x_mm, self.y_mm)
+    def to_disc(self) -> Disc:
+        return Disc(self.team, self.zone, self.uncertain, self.x_mm, self.y_mm)
 
     def flagged(self, doubt: str) -> DiscReading:
         """This disc to be checked, for ``doubt``: its confidence below a check's."""
@@ -209,15 +209,14 @@ class Reading:
                                "confidence": round(self.confidence, 2)}
         if self.doubts:
             out["check"] = list(self.doubts)
-            for d in out["discs"]:
-                d["uncertain"] = True
         if self.notes:
             out["notes"] = list(self.notes)
         return out
 
     def to_rules(self) -> BoardReading:
-        """The rules engine's ``board`` event for this reading (see :func:`to_discs`)."""
-        return BoardReading(to_discs(self))
+        """The rules engine's ``board`` event for this reading: its discs (:func:`to_discs`)
+        and why the board as a whole must be checked."""
+        return BoardReading(to_discs(self), self.doubts)
 
 
 def confirmed_colours(known: tuple[RGB | None, RGB | None] | None,
@@ -237,7 +236,7 @@ def confirmed_colours(known: tuple[RGB | None, RGB | None] | None,
     for k in (0, 1):
         scoring = [d for d in reading.discs if d.team == k and d.zone > 0 and not d.in_ditch]
         idle = [d for d in reading.discs if d.team == k and (d.zone == 0 or d.in_ditch)
-                and d.side_sure and not d.uncertain]
+                and d.side_sure and not d.uncertain and not reading.doubts]
         sure = [d.colour for d in scoring if d.side_sure]
         colour = (middle_colour(sure) if sure else agreed_colour([d.colour for d in scoring])
                   or agreed_colour([d.colour for d in idle]))
@@ -246,13 +245,15 @@ def confirmed_colours(known: tuple[RGB | None, RGB | None] | None,
 
 
 def to_discs(reading: Reading) -> tuple[Disc, ...]:
-    """The reading as the rules engine's discs. A board in doubt flags every disc; one in
-    doubt with no disc to flag cannot be scored as read (an empty board is not to be taken on
-    trust then), so :class:`BoardInDoubt` says why, for the players to count by hand."""
+    """The reading as the rules engine's discs, each flagged for its own doubt only (the
+    board's doubts ride on the ``board`` event, :meth:`Reading.to_rules`: part of the board out
+    of view asks the players to look there, not at every disc). A board in doubt with no disc
+    read cannot be scored as read (an empty board is not to be taken on trust then), so
+    :class:`BoardInDoubt` says why, for the players to count by hand."""
     if reading.doubts and not reading.discs:
         raise BoardInDoubt("the board could not be read surely: " + "; ".join(reading.doubts)
                            + "; count this round by hand")
-    return tuple(d.to_disc(bool(reading.doubts)) for d in reading.discs)
+    return tuple(d.to_disc() for d in reading.discs)
 
 
 def _check_frame(frame: object, name: str) -> np.ndarray:
@@ -557,8 +558,6 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     else:  # from scratch: a disc not read shows only as a clean rim
         discs += [replace(_unread_disc(x, y, view, board, reg, sides.colours), doubt=CLEAN_DOUBT)
                   for x, y in _rejected(seen_, discs)]
-    if doubts:  # the board in doubt: every disc is to be checked, for that reason
-        discs = [d.flagged(d.doubt or "the board as a whole is in doubt") for d in discs]
     discs.sort(key=lambda d: (-d.zone, math.hypot(d.x_mm, d.y_mm)))
     log.info("%s: %d discs, totals %s%s", name, len(discs),
              [sum(d.zone for d in discs if d.team == k) for k in (0, 1)],

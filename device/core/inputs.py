@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules import Disc, Event, NewMatch
+from rules import BoardReading, Event, NewMatch
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class ReadingDone:
     """The camera's reading of the settled board, for the request ``token``."""
 
     token: int
-    discs: tuple[Disc, ...]
+    board: BoardReading
     at: float
     picture: str | None = None
 

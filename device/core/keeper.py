@@ -171,7 +171,7 @@ def _translate(settings: Settings, state: BoxState, inp: Input, now: float
         meta: dict[str, Any] = {"source": "camera"}
         if inp.picture:
             meta["picture"] = inp.picture
-        return state, [(BoardReading(inp.discs), meta)], []
+        return state, [(inp.board, meta)], []
     if isinstance(inp, ButtonPressed):
         return _button(settings, state, inp, now)
     if isinstance(inp, Operator):

@@ -14,7 +14,7 @@ import numpy as np
 
 from device.config import Config
 from device.errors import CameraError
-from rules import Disc
+from rules import BoardReading
 from rules.errors import CrokiscoreError
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ class VisionReader:
             if self.last is not None and self.colours is None:
                 self.learnt = self._vision.confirmed_colours(self.learnt, self.last)
 
-    def __call__(self, frame: np.ndarray) -> tuple[tuple[Disc, ...], str | None]:
+    def __call__(self, frame: np.ndarray) -> tuple[BoardReading, str | None]:
         v = self._vision
         # Colours seen in an earlier round of the match decide the sides of a board that shows
         # one side only (on its own, a lone colour could be either side's).
@@ -105,4 +105,4 @@ class VisionReader:
                     picture = str(path)
             except OSError as exc:  # a picture that cannot be kept must not cost the reading
                 log.warning("cannot keep the board picture in %s: %s", self.pictures, exc)
-        return v.to_discs(reading), picture
+        return reading.to_rules(), picture

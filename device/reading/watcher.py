@@ -20,12 +20,13 @@ import numpy as np
 from device.core.inputs import Input, ReadingDone, ReadingFailed
 from device.errors import CameraError
 from device.hardware.camera import Camera
-from rules import CrokiscoreError, Disc
+from rules import BoardReading, CrokiscoreError
 
 log = logging.getLogger(__name__)
 
-Reader = Callable[[np.ndarray], tuple[tuple[Disc, ...], str | None]]
-"""Reads a frame: the discs, and the path of an annotated picture if one was written."""
+Reader = Callable[[np.ndarray], tuple[BoardReading, str | None]]
+"""Reads a frame: the board event (its discs and why the board must be checked, if it must),
+and the path of an annotated picture if one was written."""
 
 
 @dataclass(frozen=True)
@@ -104,12 +105,12 @@ class BoardWatcher:
             try:
                 if self._wait_still(token):
                     frame = self.camera.capture()
-                    discs, picture = self.reader(frame)
+                    board, picture = self.reader(frame)
                     with self._wake:
                         wanted = self._token == token
                         self._delivered = token if wanted else None
                     if wanted:
-                        self.put(ReadingDone(token, discs, self.clock(), picture))
+                        self.put(ReadingDone(token, board, self.clock(), picture))
             except CrokiscoreError as exc:
                 # the whole message to the log, the few words the display has room for to it
                 log.warning("board reading failed: %s", exc)

@@ -19,13 +19,15 @@ def test_the_reader_uses_the_calibration_keeps_pictures_and_learns_colours(tmp_p
         reader = VisionReader(config)
         table.set_board(BoardState((PlacedDisc(0.0, -60.0, 0), PlacedDisc(150.0, 40.0, 1),
                                     PlacedDisc(-250.0, 20.0, 1))))
-        discs, picture = reader(table.camera.capture())
+        board, picture = reader(table.camera.capture())
+        discs = board.discs
+        assert board.check == ()  # a clear board, all in view
         assert sorted((d.team, d.zone) for d in discs) == [(0, 15), (1, 5), (1, 10)]
         assert picture is not None and (tmp_path / "boards").is_dir()
         assert reader.learnt is not None
         # a board showing one side only is sided by the colours of the match so far
         table.set_board(BoardState((PlacedDisc(10.0, 70.0, 1),)))
-        discs, _ = reader(table.camera.capture())
+        discs = reader(table.camera.capture())[0].discs
         assert [(d.team, d.zone, d.uncertain) for d in discs] == [(1, 15, False)]
         reader.new_match()
         assert reader.learnt is None
@@ -86,15 +88,15 @@ def test_a_confirmed_one_side_board_teaches_that_side_s_colour(tmp_path):
         try:
             got = round_with(BoardState((PlacedDisc(10.0, 70.0, 0), PlacedDisc(0, -250, 0))))
             # whose are they? the darker side's, it guesses, and asks
-            assert [(d.team, d.uncertain) for d in got.discs] == [(0, True), (0, True)]
+            assert [(d.team, d.uncertain) for d in got.board.discs] == [(0, True), (0, True)]
             assert a.match.expect().what == "confirm"
             t[0] += 1
             a.step(Operator(Confirm(), t[0]))
             assert reader.learnt is not None and reader.learnt[1] is None
             got = round_with(BoardState((PlacedDisc(-120.0, 10.0, 0),)))
-            assert [(d.team, d.uncertain) for d in got.discs] == [(0, False)]
+            assert [(d.team, d.uncertain) for d in got.board.discs] == [(0, False)]
             got = round_with(BoardState((PlacedDisc(60.0, -40.0, 1),)))
-            assert [(d.team, d.uncertain) for d in got.discs] == [(1, False)]
+            assert [(d.team, d.uncertain) for d in got.board.discs] == [(1, False)]
         finally:
             watcher.close()
 
@@ -153,12 +155,12 @@ def test_the_reader_keeps_the_discs_size_a_round_of_the_match_measured(tmp_path)
         table.set_board(BoardState(tuple(PlacedDisc(x, y, k % 2) for k, (x, y) in enumerate(
             [(0.0, -55.0), (120.0, 40.0), (-130.0, 30.0), (30.0, 140.0), (-60.0, -160.0),
              (200.0, -60.0)]))))
-        discs, _ = reader(table.camera.capture())
+        discs = reader(table.camera.capture())[0].discs
         assert sorted((d.team, d.zone) for d in discs) == [
             (0, 5), (0, 10), (0, 15), (1, 5), (1, 10), (1, 10)]
         assert reader.size is not None and 1.1 < reader.size < 1.3
         table.set_board(BoardState((PlacedDisc(30.0, 50.0, 0),)))
-        discs, _ = reader(table.camera.capture())
+        discs = reader(table.camera.capture())[0].discs
         assert [(d.team, d.zone) for d in discs] == [(0, 15)]
         assert reader.last is not None and reader.last.board.outer_radius < 0.9 * 304.8
         reader.new_match()

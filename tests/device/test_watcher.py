@@ -9,7 +9,7 @@ import pytest
 from device.core.inputs import ReadingDone, ReadingFailed
 from device.hardware.camera import FolderCamera
 from device.reading.watcher import BoardWatcher, Settle
-from rules import Disc
+from rules import BoardReading, Disc
 
 
 def frames(folder, levels):
@@ -24,7 +24,7 @@ def frames(folder, levels):
 
 def reader(frame):
     level = int(np.median(frame))
-    return (Disc(0, 15),) * (level // 40), None
+    return BoardReading((Disc(0, 15),) * (level // 40)), None
 
 
 def test_the_board_is_read_once_it_has_settled(tmp_path):
@@ -36,7 +36,7 @@ def test_the_board_is_read_once_it_has_settled(tmp_path):
         w.request(7)
         got = q.get(timeout=10)
         assert isinstance(got, ReadingDone) and got.token == 7
-        assert len(got.discs) == 4            # the settled picture (160) was the one read
+        assert len(got.board.discs) == 4            # the settled picture (160) was the one read
         assert cam._next == 7                 # 3 moving + 3 alike previews, then the capture
     finally:
         w.close()
@@ -97,7 +97,7 @@ def test_what_vision_cannot_read_reaches_the_display_in_few_words(tmp_path):
     from vision import NoBoardFound, TooDark
 
     def read(frame):
-        return vision.to_discs(vision.read_board(frame)), None
+        return vision.read_board(frame).to_rules(), None
 
     cam = frames(tmp_path, [128])   # a flat grey frame: a picture, but nothing to read
     got = _one_reading(cam, read, 3)

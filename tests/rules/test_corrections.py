@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 import pytest
 
 from rules import (
@@ -46,6 +48,19 @@ def test_an_uncertain_disc_holds_the_match_until_confirmed():
     assert m.summary().to_json()["rounds"][0]["totals"] == [15, 10]
     with pytest.raises(NotAwaited, match="nothing to confirm"):
         m.apply(Confirm())
+
+
+@pytest.mark.parametrize("rules", ["tournament-singles", "crokidarts"])
+def test_a_board_in_doubt_as_a_whole_holds_the_match_with_no_disc_flagged(rules):
+    """Part of the board out of view: the players look over the board, not at each disc."""
+    m = shoot(start(rules))
+    read = board((0, 15))
+    m = m.apply(replace(read, check=("only 93% of the playing surface is in the picture",)))
+    assert m.expect().what == "confirm"
+    with pytest.raises(NotAwaited, match="confirm or correct"):
+        m.apply(Shot(1))
+    assert m.apply(Confirm()).expect().what == "shot"
+    assert shoot(start(rules)).apply(read).expect().what == "shot"  # the same board, in view
 
 
 def test_a_correction_by_totals_replaces_the_board_value_and_keeps_the_twenties():

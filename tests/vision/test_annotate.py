@@ -78,11 +78,12 @@ def test_the_annotated_reading_matches_its_golden_picture(tmp_path):
 
 
 def test_a_board_in_doubt_shows_why(tmp_path):
-    """A board read but not to be trusted as a whole: every disc is to be checked, and the
-    picture says why in words."""
+    """A board read but not to be trusted as a whole: the board is to be checked (every disc
+    ringed), and the picture says why in words."""
     doubt = replace(READING, doubts=("only 93% of the playing surface is in the picture",))
     got = annotate(_frame(), doubt)
-    assert all(d.uncertain for d in to_discs(doubt))
+    assert doubt.to_rules().check == doubt.doubts
+    assert doubt.to_rules().discs == to_discs(READING)  # the discs keep their own doubts
     _compare(got, "annotated-doubt.png", tmp_path)
 
 

@@ -11,6 +11,7 @@ import pytest
 from hw_sim.camera import Scene, render
 from hw_sim.discs import BoardState, PlacedDisc
 from hw_sim.look import DiscSet
+from rules import BoardCount
 from rules.errors import CrokiscoreError
 from tests.vision.conftest import MODE
 from vision import (
@@ -150,10 +151,13 @@ def test_three_disc_colours_put_the_board_in_doubt(rigs):
         u, v = (round(float(c)) for c in centre)
         frame[v - r:v + r, u - r:u + r] = second[v - r:v + r, u - r:u + r]
     assert frame.shape == rig.empty.shape
-    # the board is read, but flagged as a whole, with the reason: every disc to be checked
+    # the board is read, but held for a check as a whole, with the reason: the rules' board
+    # event carries it, and the match waits for the players' check
     reading = read_board(frame, rig.calibration)
     assert reading.check
     assert any(re.search(r"more than two colours.*team_colours", d) for d in reading.doubts)
-    assert reading.discs and all(d.uncertain for d in to_discs(reading))
+    event = reading.to_rules()
+    assert event.check == reading.doubts and event.discs == to_discs(reading)
+    assert reading.discs and BoardCount(event.discs, check=event.check).needs_check
     # the same board without the odd pair reads
     assert len(read_board(first, rig.calibration).discs) == len(discs) + len(extra)
