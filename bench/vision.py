@@ -23,7 +23,9 @@ shape, ditch, proportions, surface size, view, and each hazard). Columns, agains
   ok        frames exact or flagged: their totals right once the flagged discs are checked
             (a disc that leans, is stacked, lies under one or is hidden must be flagged, and
             then the operator counts it)
-  flagged   found discs flagged
+  flagged   found discs flagged for a doubt of their own (a board in doubt as a whole, part
+            of it out of view or a hand over it, holds the frame for a check without flagging
+            its discs: they are counted apart, under the table)
   false     frames with a false disc that scores (found where no disc is, zone above 0)
   refused   frames vision would not read (their discs count as missed, the frame as not ok)
   silent    frames whose totals are wrong with nothing flagged at all (the outcome a club
@@ -135,6 +137,7 @@ class Score:
     radial: list[tuple[float, float]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     why: Counter = field(default_factory=Counter)  # the flagged true discs' doubts, by kind
+    held: int = 0  # found discs of a board in doubt as a whole, not flagged themselves
     board_doubts: tuple[str, ...] = ()  # the reading's doubts of the board as a whole
 
 
@@ -152,6 +155,10 @@ def score(reading, truth: dict, board_known: bool) -> Score:
     checked = [0, 0]
     ok = True
     flagged_frame = reading.uncertain
+    board_doubt = bool(reading.doubts)  # the operator checks the whole board: every disc
+
+    def unsure(d) -> bool:
+        return d.uncertain or board_doubt
     measured = board_known or Board(**truth["board"]) == STANDARD
     for i, t in enumerate(discs):
         d = found[pairs[i]] if i in pairs else None
@@ -159,18 +166,19 @@ def score(reading, truth: dict, board_known: bool) -> Score:
         where = f"({t['x_mm']:.0f}, {t['y_mm']:.0f}) zone {t['zone']}"
         if t["needs_flag"]:
             s.need_flag += 1
-            met = d.uncertain if d is not None else flagged_frame
+            met = unsure(d) if d is not None else flagged_frame
             s.need_flag_met += met
             if not met:
                 ok = False
                 s.notes.append(f"{', '.join(t['why'])} disc at {where} not flagged")
-            if d is None or d.uncertain:  # the operator, asked to check, counts it
+            if d is None or unsure(d):  # the operator, asked to check, counts it
                 checked[t["team"]] += t["zone"]
             else:
                 checked[d.team] += d.zone
             if d is not None:
                 s.found_all += 1
                 s.flagged += d.uncertain
+                s.held += board_doubt and not d.uncertain
                 if d.uncertain:
                     s.why[doubt_kind(d.doubt)] += 1
             continue
@@ -182,19 +190,21 @@ def score(reading, truth: dict, board_known: bool) -> Score:
             continue
         s.found_all += 1
         s.flagged += d.uncertain
+        s.held += board_doubt and not d.uncertain
         if d.uncertain:
             s.why[doubt_kind(d.doubt)] += 1
+        if unsure(d):
             checked[t["team"]] += t["zone"]
         else:
             checked[d.team] += d.zone
         if not on:
             continue
         s.found += 1
-        if d.zone != t["zone"] and not d.uncertain:
+        if d.zone != t["zone"] and not unsure(d):
             s.wrong_zone += 1
             s.notes.append(f"{where} read {d.zone}, unflagged (margin {d.margin_mm:.2f} mm, "
                            f"sigma {d.sigma_mm:.2f})")
-        if d.team != t["team"] and t["zone"] > 0 and not d.uncertain:
+        if d.team != t["team"] and t["zone"] > 0 and not unsure(d):
             s.wrong_side += 1
             s.notes.append(f"{where} read as side {d.team}, unflagged")
         if measured:
@@ -205,15 +215,16 @@ def score(reading, truth: dict, board_known: bool) -> Score:
     for j, d in enumerate(found):
         if j in used:
             continue
-        if not d.uncertain:
+        if not unsure(d):
             checked[d.team] += d.zone
         if d.zone > 0:
             s.false_scoring = True
             near_spare = any(math.dist(sp["pixel"], d.pixel) < sp["radius_px"] for sp in spares)
             s.notes.append(f"false disc at pixel ({d.pixel[0]:.0f}, {d.pixel[1]:.0f}) zone "
-                           f"{d.zone}{', flagged' if d.uncertain else ''}"
+                           f"{d.zone}{', flagged' if unsure(d) else ''}"
                            f"{' (a third-set disc)' if near_spare else ''}"
-                           f"{f': {d.doubt[:60]}' if d.doubt else ''}")
+                           f"{f': {d.doubt[:60]}' if d.doubt else ''}"
+                           f"{': the board is in doubt' if board_doubt and not d.doubt else ''}")
     s.ok = ok and checked == exact
     s.silent = not flagged_frame and list(reading.totals) != exact
     s.right_as_read = not s.false_scoring and all(
@@ -252,13 +263,13 @@ class Tally:
                              "discs": s.discs, "found": s.found, "wrong_zone": s.wrong_zone,
                              "wrong_side": s.wrong_side, "ok": s.ok, "flagged": s.flagged,
                              "false_scoring": s.false_scoring, "silent": s.silent,
-                             "need_flag": s.need_flag,
+                             "need_flag": s.need_flag, "held": s.held,
                              "need_flag_met": s.need_flag_met, "notes": s.notes})
         for g in groups(tags):
             c = self.c[g]
             c["frames"] += 1
             for key in ("discs", "found", "wrong_zone", "wrong_side", "found_all", "flagged",
-                        "need_flag", "need_flag_met"):
+                        "held", "need_flag", "need_flag_met"):
                 c[key] += getattr(s, key)
             c["ok"] += s.ok
             c["false"] += s.false_scoring
@@ -299,7 +310,9 @@ class Tally:
                 f"{k} {v}" for k, v in self.why.most_common(8)))
         if self.board_doubts:
             print("  frames whose board as a whole is in doubt, by doubt: " + "; ".join(
-                f"{k} {v}" for k, v in self.board_doubts.most_common(8)))
+                f"{k} {v}" for k, v in self.board_doubts.most_common(8))
+                + f" ({self.c['all']['held']} true discs on them with no doubt of their own, "
+                f"{_pct(self.c['all']['held'], self.c['all']['found_all'])} %)")
         if self.refusals:
             print("  refused: " + ", ".join(f"{k} {v}" for k, v in self.refusals.most_common()))
         if self.radial:
