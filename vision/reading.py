@@ -537,7 +537,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             away = [d.colour for d in discs if label_at(
                 over, view, d.x_mm, d.y_mm, board.disc_radius + 7.0) is None]
             known = away + [c for c in colours or () if c is not None]
-            discs = [d for d in discs if not part_of(d, over, view, board, known)]
+            discs = [d for d in discs if not part_of(d, over, view, board, known, diff)]
         discs = beside(diff, view, board, discs, least)
         unread = [_unread_disc(x, y, view, board, reg, sides.colours)
                   for x, y in unread_places(diff, view, board, discs, least)]

@@ -84,6 +84,10 @@ def unexplained(diff: Difference, view: Any, board: Board, discs: list,
 OVER_AREA = 4.0  # a change unexplained by the discs read over this many discs' areas in one
 #                 patch is something over the board: a hand, an arm, a sleeve
 OVER_LIKE = 0.45  # a disc read there whose face is this near its colour (log) is a patch of it
+SHADOW_HUE = 0.15  # ... and one beside it whose face darkened the empty board alike in all three
+#                    channels within this share of the change is its shadow (on the tuning
+#                    frames such faces beside a hand were shadows 14 times in 14, the discs
+#                    beside one darkened it 0.36 or more off grey)
 BEYOND_CHANGE = 0.5    # log change beyond the surface that is something there, at least
 BEYOND_PER_NOISE = 4.0  # ... and this many times its median change there
 BEYOND_GAP_MM = 18.0    # gaps in a patch this wide are closed (a hand the board's colour)
@@ -190,15 +194,22 @@ PATCH_AROUND_MM = 40.0  # the colour a thing over the board has round a disc, wi
 
 
 def part_of(d: DiscReading, over: np.ndarray, view: Any, board: Board,
-            colours: list[RGB]) -> bool:
+            colours: list[RGB], diff: Difference) -> bool:
     """Whether a disc read is a patch of what lies over the board: beside it, its face of the
     colour that thing has round it, and nearer that than any of the discs' ``colours`` seen
     elsewhere (a disc under a hand's edge, or in a crowd of its own side's, is its side's
     colour; a fingertip may be as near a shaded disc in the ditch as to the hand, not
-    nearer)."""
+    nearer); or its shadow: beside it, a face that only darkened the empty board, alike in
+    every channel (a hand's soft shadow over a black board, ringed by a fingertip's edge, was
+    read as a black disc; a disc changes the board in its own colour). A disc so lost beside a
+    hand is not lost silently: the hand flags the board (:func:`vision.reading.read_board`)."""
     if d.in_ditch or d.zone == 0 or label_at(over, view, d.x_mm, d.y_mm,
                                               board.disc_radius + 7.0) is None:
         return False
+    res = diff.at(view, np.array([[d.x_mm, d.y_mm]]), 0.8 * board.disc_radius)[0]
+    if float(res.mean()) < 0.0 and float(np.linalg.norm(res - res.mean())) < (
+            SHADOW_HUE * float(np.linalg.norm(res))):
+        return True
     face = np.log(np.array(d.colour) + 8.0)
     side = min((float(np.linalg.norm(face - np.log(np.array(c) + 8.0))) for c in colours),
                default=math.inf)

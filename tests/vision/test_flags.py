@@ -299,6 +299,25 @@ def test_a_hand_reaching_in_across_the_ditch_is_said_not_read_as_discs(boards, n
         math.dist(d.pixel, t["pixel"]) > 0.6 * t["radius_px"] for t in truth["discs"])]
 
 
+@pytest.mark.parametrize(("boards", "number"), [
+    ("layouts", 14),  # a hand's soft shadow over a navy board, ringed by its fingertips
+    ("layouts", 41),  # ... over a black board, read as a black 5 on a line
+    ("layouts", 69),  # ... over a black board in a video frame
+    ("play", 90),  # ... over a pale wood board
+])
+def test_a_hand_s_shadow_beside_it_is_not_a_disc(boards, number):
+    """Tuning frames where a hand over the board cast a soft shadow beside it, and a
+    fingertip's edge ringed a disc-sized patch of it: that patch only darkened the empty
+    board, alike in every channel, where a disc changes it in its own colour. It is the hand's,
+    not a disc that scores; the hand still has the board checked."""
+    frame, truth, cal = scenes.bench_frame(boards, 11 if boards == "play" else 12, number,
+                                           calibrated=True)
+    reading = read_board(frame, cal)
+    assert reading.check
+    assert not [d for d in reading.discs if d.zone > 0 and all(
+        math.dist(d.pixel, t["pixel"]) > 0.6 * t["radius_px"] for t in truth["discs"])]
+
+
 def test_navy_discs_on_a_navy_board_are_read_or_flagged_against_the_empty_board():
     """Navy discs on a navy board, a 22-inch one taken at the tournament's size (retired seed
     111, play frame 88): two rims are followed over a third of their round only, round faces
