@@ -64,6 +64,7 @@ from vision.unread import (
     marked_over,
     over_board,
     part_of,
+    patch_of,
     unread_places,
 )
 from vision.zones import FLAG_SIGMAS, Registration, judge
@@ -496,6 +497,11 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     # disc then fell to the yellow side, sure of it, round after round)
     idle = [f and not rims[i].in_ditch and board.zone(math.hypot(rims[i].x_mm, rims[i].y_mm)) == 0
             for f, i in zip(faint, keep, strict=True)]
+    # so are a hand's own patches and shadow, where it lies over the board, before the sides
+    # are told: their colours are no side's (a hand's skin beside a board's red and yellow
+    # discs had every disc read as one side, none sure of it). Whose they are when the sides
+    # are known is asked again below, with what the sides say.
+    idle = [x or h for x, h in zip(idle, _hands(seen_, keep, colours), strict=True)]
     if any(idle):
         if size_doubt is not None:  # (its places among the kept rims, renumbered)
             place = np.cumsum([not x for x in idle]) - 1
@@ -612,6 +618,27 @@ BOLD_FACE_SIZE = 0.2  # ... or a rim this near a disc's radius (a board's size i
 ALL_ROUND_COVERAGE = 0.9  # ... or one followed over this share of its round, at the disc's own
 ALL_ROUND_RADIUS_MM = 0.5  # radius within this, less tightly (a pale disc's grain blurs its
 ALL_ROUND_SPREAD_MM = 0.45  # rim), round any face (a shadow's edge across it, or wear)
+
+
+def _hands(seen: _Seen, keep: list[int], colours: tuple[RGB | None, RGB | None] | None
+           ) -> list[bool]:
+    """Which of the kept rims that score are patches of something over the board or its
+    shadow (:func:`vision.unread.patch_of`), judged before the sides are told: by their
+    faces, and the colours of those away from it or known."""
+    if seen.diff is None or not keep:
+        return [False] * len(keep)
+    board, view = seen.board, seen.view
+    rims = [seen.rims[i] for i in keep]
+    over = over_board(seen.diff, seen.view, board, rims, seen.least)
+    if over is None:
+        return [False] * len(keep)
+    away = [tuple(seen.faces[i]) for i, r in zip(keep, rims, strict=True)
+            if label_at(over, view, r.x_mm, r.y_mm, board.disc_radius + 7.0) is None]
+    known = away + [c for c in colours or () if c is not None]
+    return [not r.in_ditch and board.zone(math.hypot(r.x_mm, r.y_mm)) > 0
+            and patch_of(r.x_mm, r.y_mm, seen.faces[i], True, over, view, board, known,
+                         seen.diff)
+            for i, r in zip(keep, rims, strict=True)]
 
 
 def _rejected(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float, float]]:

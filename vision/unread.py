@@ -195,36 +195,43 @@ PATCH_AROUND_MM = 40.0  # the colour a thing over the board has round a disc, wi
 
 def part_of(d: DiscReading, over: np.ndarray, view: Any, board: Board,
             colours: list[RGB], diff: Difference) -> bool:
-    """Whether a disc read is a patch of what lies over the board: beside it, its face of the
-    colour that thing has round it, and nearer that than any of the discs' ``colours`` seen
-    elsewhere (a disc under a hand's edge, or in a crowd of its own side's, is its side's
-    colour; a fingertip may be as near a shaded disc in the ditch as to the hand, not
-    nearer); or its shadow: beside it, a face that only darkened the empty board, alike in
+    """Whether a disc read that scores is a patch of what lies over the board
+    (:func:`patch_of`)."""
+    return not (d.in_ditch or d.zone == 0) and patch_of(
+        d.x_mm, d.y_mm, d.colour, d.side_sure, over, view, board, colours, diff)
+
+
+def patch_of(x_mm: float, y_mm: float, colour: RGB | np.ndarray, sure: bool, over: np.ndarray,
+             view: Any, board: Board, colours: list[RGB], diff: Difference) -> bool:
+    """Whether a face at (``x_mm``, ``y_mm``) is a patch of what lies over the board: beside
+    it, its face of the colour that thing has round it, and nearer that than any of the discs'
+    ``colours`` seen elsewhere (a disc under a hand's edge, or in a crowd of its own side's,
+    is its side's colour; a fingertip may be as near a shaded disc in the ditch as to the
+    hand, not nearer); or its shadow: beside it, a face that only darkened the empty board, alike in
     every channel (a hand's soft shadow over a black board, ringed by a fingertip's edge, was
     read as a black disc; a disc changes the board in its own colour). A disc so lost beside a
-    hand is not lost silently: the hand flags the board (:func:`vision.reading.read_board`)."""
-    if d.in_ditch or d.zone == 0 or label_at(over, view, d.x_mm, d.y_mm,
-                                              board.disc_radius + 7.0) is None:
+    hand is not lost silently: the hand flags the board (:func:`vision.reading.read_board`).
+    ``sure``: whether the face is surely one side's (True before the sides are told)."""
+    if label_at(over, view, x_mm, y_mm, board.disc_radius + 7.0) is None:
         return False
-    res = diff.at(view, np.array([[d.x_mm, d.y_mm]]), 0.8 * board.disc_radius)[0]
+    res = diff.at(view, np.array([[x_mm, y_mm]]), 0.8 * board.disc_radius)[0]
     if float(res.mean()) < 0.0 and float(np.linalg.norm(res - res.mean())) < (
             SHADOW_HUE * float(np.linalg.norm(res))):
         return True
-    face = np.log(np.array(d.colour) + 8.0)
+    face = np.log(np.asarray(colour, np.float64) + 8.0)
     side = min((float(np.linalg.norm(face - np.log(np.array(c) + 8.0))) for c in colours),
                default=math.inf)
-    if not d.side_sure and side >= OVER_LIKE and label_at(over, view, d.x_mm, d.y_mm,
-                                                           0.0) is not None:
+    if not sure and side >= OVER_LIKE and label_at(over, view, x_mm, y_mm, 0.0) is not None:
         return True  # in the middle of it, and of neither side's colour surely
     r = int(np.ceil(PATCH_AROUND_MM * view.ppm)) + 1  # (a window round the disc, not the view)
-    row, col = cell(view, d.x_mm, d.y_mm, over.shape)
+    row, col = cell(view, x_mm, y_mm, over.shape)
     win = (slice(max(0, row - r), row + r + 1), slice(max(0, col - r), col + r + 1))
     xx, yy = view.grid
-    near = (over[win] > 0) & (np.hypot(xx[win] - d.x_mm, yy[win] - d.y_mm) < PATCH_AROUND_MM)
+    near = (over[win] > 0) & (np.hypot(xx[win] - x_mm, yy[win] - y_mm) < PATCH_AROUND_MM)
     if not near.any():
         return False
-    colour = np.median(view.image[win][near], axis=0)[::-1]  # RGB
-    thing = float(np.linalg.norm(face - np.log(colour + 8.0)))
+    thing_colour = np.median(view.image[win][near], axis=0)[::-1]  # RGB
+    thing = float(np.linalg.norm(face - np.log(thing_colour + 8.0)))
     return thing < OVER_LIKE and thing < side
 
 

@@ -318,6 +318,20 @@ def test_a_hand_s_shadow_beside_it_is_not_a_disc(boards, number):
         math.dist(d.pixel, t["pixel"]) > 0.6 * t["radius_px"] for t in truth["discs"])]
 
 
+def test_a_hand_over_the_board_leaves_the_sides_to_the_discs():
+    """A tuning frame (layouts 12, a rig's first round, no colours known) where a hand lies
+    over a black board among dark red and yellow discs: its skin's patches and its shadow,
+    read as discs, had come into the sides' colours, and every disc was read as one side with
+    none sure of it. Set aside before the sides are told, they leave two sides, each disc
+    sure of its own."""
+    frame, truth, cal = scenes.bench_frame("layouts", 12, 12, calibrated=True)
+    reading = read_board(frame, cal)
+    read = scenes.scoring(reading, truth)
+    assert len(read) >= 10
+    assert all(off < t["radius_px"] / 2 and d.team == t["team"] and d.side_sure
+               for t, d, off in read)
+
+
 def test_navy_discs_on_a_navy_board_are_read_or_flagged_against_the_empty_board():
     """Navy discs on a navy board, a 22-inch one taken at the tournament's size (retired seed
     111, play frame 88): two rims are followed over a third of their round only, round faces
