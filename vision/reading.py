@@ -501,7 +501,8 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     # are told: their colours are no side's (a hand's skin beside a board's red and yellow
     # discs had every disc read as one side, none sure of it). Whose they are when the sides
     # are known is asked again below, with what the sides say.
-    idle = [x or h for x, h in zip(idle, _hands(seen_, keep, colours), strict=True)]
+    over, hands = _hands(seen_, keep, idle, colours)
+    idle = [x or h for x, h in zip(idle, hands, strict=True)]
     if any(idle):
         if size_doubt is not None:  # (its places among the kept rims, renumbered)
             place = np.cumsum([not x for x in idle]) - 1
@@ -536,7 +537,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     discs = _crowded(discs, board)
     discs = stacked(frame, reg.camera, board, discs, sides.colours)
     if diff is not None:  # what changed the board and is not a disc read, flagged there
-        over = over_board(diff, view, board, discs, least)
+        # (``over``: found above, with the discs read and those set aside as its patches)
         if over is not None:  # a hand or an arm: its own patches are not discs
             # (a side's colour counts where a disc away from the thing or the match shows
             # it: one learnt from the hand's own patch read as a disc is no side's)
@@ -620,25 +621,27 @@ ALL_ROUND_RADIUS_MM = 0.5  # radius within this, less tightly (a pale disc's gra
 ALL_ROUND_SPREAD_MM = 0.45  # rim), round any face (a shadow's edge across it, or wear)
 
 
-def _hands(seen: _Seen, keep: list[int], colours: tuple[RGB | None, RGB | None] | None
-           ) -> list[bool]:
-    """Which of the kept rims that score are patches of something over the board or its
-    shadow (:func:`vision.unread.patch_of`), judged before the sides are told: by their
-    faces, and the colours of those away from it or known."""
-    if seen.diff is None or not keep:
-        return [False] * len(keep)
+def _hands(seen: _Seen, keep: list[int], idle: list[bool],
+           colours: tuple[RGB | None, RGB | None] | None) -> tuple[np.ndarray | None, list[bool]]:
+    """Where something lies over the board (:func:`vision.unread.over_board`, with the discs
+    to be read: the kept rims not ``idle``), and which of those rims that score are patches
+    of it or its shadow (:func:`vision.unread.patch_of`), judged before the sides are told: by
+    their faces, and the colours of those away from it or known."""
+    if seen.diff is None:
+        return None, [False] * len(keep)
     board, view = seen.board, seen.view
     rims = [seen.rims[i] for i in keep]
-    over = over_board(seen.diff, seen.view, board, rims, seen.least)
+    over = over_board(seen.diff, seen.view, board,
+                      [r for r, x in zip(rims, idle, strict=True) if not x], seen.least)
     if over is None:
-        return [False] * len(keep)
+        return None, [False] * len(keep)
     away = [tuple(seen.faces[i]) for i, r in zip(keep, rims, strict=True)
             if label_at(over, view, r.x_mm, r.y_mm, board.disc_radius + 7.0) is None]
     known = away + [c for c in colours or () if c is not None]
-    return [not r.in_ditch and board.zone(math.hypot(r.x_mm, r.y_mm)) > 0
-            and patch_of(r.x_mm, r.y_mm, seen.faces[i], True, over, view, board, known,
-                         seen.diff)
-            for i, r in zip(keep, rims, strict=True)]
+    return over, [not r.in_ditch and board.zone(math.hypot(r.x_mm, r.y_mm)) > 0
+                  and patch_of(r.x_mm, r.y_mm, seen.faces[i], True, over, view, board, known,
+                               seen.diff)
+                  for i, r in zip(keep, rims, strict=True)]
 
 
 def _rejected(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float, float]]:
