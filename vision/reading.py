@@ -3,6 +3,7 @@
     camera (calibration, or the board found in the frame)
       -> candidates (circles of a disc's size, on the top faces' plane)     vision.discs
       -> rims measured on the full frame, parallax undone                   vision.rims
+      -> against the empty board, a hand over it: its patches and shadow    vision.unread
       -> sides by colour                                                    vision.sides
       -> each side's rims fitted again with the side's own apparent radius
       -> zones, with each disc's uncertainty                                vision.zones
