@@ -80,6 +80,13 @@ class Difference:
         return median(self.residual[row, col], axis=1)
 
 
+def off_grey(res: np.ndarray) -> float:
+    """How far a face's change from the empty board (one residual, 3; log colour) is from
+    changing every channel alike: light and shade change them alike, a disc in its own
+    colour."""
+    return float(np.linalg.norm(res - res.mean()))
+
+
 _LOGS: dict[int, tuple[np.ndarray, int, tuple[np.ndarray, np.ndarray | None,
                                                np.ndarray | None]]] = {}
 

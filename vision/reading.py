@@ -37,7 +37,7 @@ from vision.discs import (
     top_view,
     view_maps,
 )
-from vision.empty import Difference, compare, moved_difference, toward
+from vision.empty import Difference, compare, moved_difference, off_grey, toward
 from vision.errors import BoardInDoubt, CameraMoved, UnreadableImage
 from vision.projection import CameraModel
 from vision.registration import (
@@ -713,9 +713,8 @@ def _light_only(rim: rimlib.Rim, res: np.ndarray, contrast: float) -> bool:
     cells, and beside a shadow's edge it leaves the bare board a little light, the edge's arc
     passing for a rim). A disc changes the board in its own colour, or shows a clean rim."""
     amount = float(np.linalg.norm(res))
-    hue = float(np.linalg.norm(res - res.mean()))
-    return (float(res.mean()) > 0.0 and hue < LIGHT_HUE * amount and contrast < LIGHT_CONTRAST
-            and rim.coverage < LIKE_COVERAGE)
+    return (float(res.mean()) > 0.0 and off_grey(res) < LIGHT_HUE * amount
+            and contrast < LIGHT_CONTRAST and rim.coverage < LIKE_COVERAGE)
 
 
 PATCH_STEP_MM = 6.0  # the grid disc-sized patches of the surface are looked at on
@@ -788,7 +787,7 @@ def _changed_face(seen: _Seen, i: int) -> bool:
     if seen.light_only[i]:
         return False
     res = seen.residual[i]
-    hue = float(np.linalg.norm(res - res.mean()))
+    hue = off_grey(res)
     # (a shadow darkens; a face lighter than the board was, by its brightness alone, and not
     # the board's own colour, is a disc of the board's hue: navy on a navy board)
     lighter = float(res.mean()) > 0.0 and change >= LIGHTER_CHANGE * least

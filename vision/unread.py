@@ -20,7 +20,7 @@ import numpy as np
 
 from rules.board import Board
 from vision.arrays import channel_mean, channel_sq
-from vision.empty import Difference
+from vision.empty import Difference, off_grey
 from vision.sides import RGB
 
 if TYPE_CHECKING:
@@ -207,16 +207,16 @@ def patch_of(x_mm: float, y_mm: float, colour: RGB | np.ndarray, sure: bool, ove
     it, its face of the colour that thing has round it, and nearer that than any of the discs'
     ``colours`` seen elsewhere (a disc under a hand's edge, or in a crowd of its own side's,
     is its side's colour; a fingertip may be as near a shaded disc in the ditch as to the
-    hand, not nearer); or its shadow: beside it, a face that only darkened the empty board, alike in
-    every channel (a hand's soft shadow over a black board, ringed by a fingertip's edge, was
-    read as a black disc; a disc changes the board in its own colour). A disc so lost beside a
-    hand is not lost silently: the hand flags the board (:func:`vision.reading.read_board`).
+    hand, not nearer); or its shadow: beside it, a face that only darkened the empty board,
+    alike in every channel (a hand's soft shadow over a black board, ringed by a fingertip's
+    edge, was read as a black disc; a disc changes the board in its own colour). A disc so
+    lost beside a hand is not lost silently: the hand flags the board
+    (:func:`vision.reading.read_board`).
     ``sure``: whether the face is surely one side's (True before the sides are told)."""
     if label_at(over, view, x_mm, y_mm, board.disc_radius + 7.0) is None:
         return False
     res = diff.at(view, np.array([[x_mm, y_mm]]), 0.8 * board.disc_radius)[0]
-    if float(res.mean()) < 0.0 and float(np.linalg.norm(res - res.mean())) < (
-            SHADOW_HUE * float(np.linalg.norm(res))):
+    if float(res.mean()) < 0.0 and off_grey(res) < SHADOW_HUE * float(np.linalg.norm(res)):
         return True
     face = np.log(np.asarray(colour, np.float64) + 8.0)
     side = min((float(np.linalg.norm(face - np.log(np.array(c) + 8.0))) for c in colours),
