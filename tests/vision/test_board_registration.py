@@ -52,6 +52,18 @@ def test_empty_boards_once_refused_are_calibrated_on_their_lines(boards, seed, n
     assert scenes.lines_off(calibrate(empty, seat0=seat0), boards, seed, number) < 1.5
 
 
+def test_a_sharpened_black_board_is_fitted_on_its_lines_not_their_halos():
+    """A retired unseen rig (a club board, 1 : 1.85 : 2.82, black with white lines, in a
+    sharpened video frame): the dark halos beside its lines, the 15 line's inner one and the
+    others' outer ones, stood as the tournament's 1 : 2 : 3 and were followed all round as
+    dark lines, every zone near a line 5 mm off with nothing in doubt. Its lines' ink, many
+    times stronger, is fitted instead."""
+    empty, seat0 = scenes.bench_empty("play", 317, 21)
+    cal = calibrate(empty, seat0=seat0)
+    assert cal.line_polarity == 1.0
+    assert scenes.lines_off(cal, "play", 317, 21) < 1.5
+
+
 @pytest.mark.parametrize(("boards", "seed", "number"), [
     ("play", 271, 40),  # the fit held the 10 line at a ring of grain: lines found on 52 %
     ("play", 271, 76),  # a glared phone view: its 10 line found on 7 % of its round
