@@ -139,6 +139,7 @@ class Score:
     why: Counter = field(default_factory=Counter)  # the flagged true discs' doubts, by kind
     held: int = 0  # found discs of a board in doubt as a whole, not flagged themselves
     board_doubts: tuple[str, ...] = ()  # the reading's doubts of the board as a whole
+    size_off: float | None = None  # how far off (share) the board's size was read
 
 
 def doubt_kind(doubt: str | None) -> str:
@@ -147,7 +148,8 @@ def doubt_kind(doubt: str | None) -> str:
 
 
 def score(reading, truth: dict, board_known: bool) -> Score:
-    s = Score(board_doubts=tuple(doubt_kind(d) for d in reading.doubts))
+    s = Score(board_doubts=tuple(doubt_kind(d) for d in reading.doubts),
+              size_off=reading.board.outer_radius / truth["board"]["outer_radius"] - 1.0)
     found = list(reading.discs)
     discs = truth["discs"]
     pairs = pair(found, discs)
@@ -264,7 +266,8 @@ class Tally:
                              "wrong_side": s.wrong_side, "ok": s.ok, "flagged": s.flagged,
                              "false_scoring": s.false_scoring, "silent": s.silent,
                              "need_flag": s.need_flag, "held": s.held,
-                             "need_flag_met": s.need_flag_met, "notes": s.notes})
+                             "need_flag_met": s.need_flag_met, "size_off": s.size_off,
+                             "notes": s.notes})
         for g in groups(tags):
             c = self.c[g]
             c["frames"] += 1
