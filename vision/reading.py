@@ -385,6 +385,8 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         k = (disc_scale(seen_.view, board) if seen_.diff is None else
              disc_scale(seen_.view, board, image=seen_.diff.rings_image,
                         larger_gain=CHANGES_LARGER_GAIN))
+        if k == 1.0 and seen_.diff is not None:
+            k = _wide_size(seen_)
         if k != 1.0:  # taken only if more discs are found at that size, within the same
             # outer line (a larger board taken reaches onto the table), their radii agreeing;
             # against the empty board the rings are the changes' own, not the board's print,
@@ -899,8 +901,8 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
     levels = (calibration.clutter if calibration is not None and calibration.clutter
               else rimlib.clutter(frame, reg.camera, board))
     centres = np.array([[c.x_mm, c.y_mm] for c in cands]).reshape(-1, 2)
-    rims = [r for r in rimlib.measure(frame, reg.camera, centres, board, levels,
-                                      wide=diff is None) if r is not None]
+    rims = [r for r in rimlib.measure(frame, reg.camera, centres, board, levels)
+            if r is not None]
     xy = np.array([[r.x_mm, r.y_mm] for r in rims]).reshape(-1, 2)
     faces, even = rimlib.face_colours(frame, reg.camera, rims, board.disc_radius)
     light = board_light(view, xy, board)[:, ::-1]
@@ -1103,6 +1105,25 @@ def _disc_size(look: _Seen) -> float:
     if len(clean) < 3:
         return 1.0
     return float(np.median(clean)) / look.board.disc_radius
+
+
+WIDE_OFF = 0.05  # discs whose rims, fitted freely, stand this much another size propose it
+
+
+def _wide_size(look: _Seen) -> float:
+    """The size the discs' rims fitted freely to the wider edges say, if at least three are
+    seen well enough and their median stands WIDE_OFF or more from the size taken; else 1.
+    Against the empty board each rim is placed by the edge nearest the radius expected, and
+    its radius fitted there stays near it whatever the disc's: a 22-inch board taken at the
+    tournament's had its discs, a sixth larger than taken, measured within 1 % of it, and a
+    disc touching the 10 line read clear of it by 2 mm. Only a proposal: the frame is looked
+    at again at that size, and the look that finds the discs better is kept."""
+    radii = [r.wide_radius_mm for r in (look.rims[i] for i in look.keep) if _sized(r)]
+    clean = [v for v in radii if math.isfinite(v)]
+    if len(clean) < 3:
+        return 1.0
+    k = float(np.median(clean)) / look.board.disc_radius
+    return k if abs(k - 1.0) >= WIDE_OFF else 1.0
 
 
 def _rescaled(reg: Registration, board: Board, scale: float) -> tuple[Registration, Board]:

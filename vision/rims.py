@@ -244,22 +244,20 @@ AGAIN_MM = 2.0  # a rim found this far from where it was looked for is measured 
 
 
 def measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board: Board,
-            levels: tuple[float, float], wide: bool = True) -> list[Rim | None]:
+            levels: tuple[float, float]) -> list[Rim | None]:
     """Measures the rim around each estimated centre (n, 2) in mm; None where there is no
     disc-sized rim. ``levels``: the surface's and the ditch's clutter (see :func:`clutter`): a
     rim's edges must stand above that of where it lies. All candidates are measured together,
     as arrays. A rim found some way from where it was looked for is measured again from where
     it was found, and the better followed of the two kept if the second stays where the first
     was found: the profiles are read about the centre given, and a candidate a few mm off
-    reads them slanting across the rim, which then shows over part of its round only.
-    ``wide``: whether to fit each rim's ``wide_radius_mm`` too (only a bare photo's size
-    asks for it; NaN otherwise)."""
-    rims = _measure(frame, camera, centres, board, levels, wide)
+    reads them slanting across the rim, which then shows over part of its round only."""
+    rims = _measure(frame, camera, centres, board, levels)
     again = [i for i, r in enumerate(rims) if r is not None
              and math.hypot(r.x_mm - centres[i][0], r.y_mm - centres[i][1]) > AGAIN_MM]
     if again:
         redone = _measure(frame, camera, np.array([[rims[i].x_mm, rims[i].y_mm]
-                                                   for i in again]), board, levels, wide)
+                                                   for i in again]), board, levels)
         for i, r in zip(again, redone, strict=True):
             # (a disc's rim, measured from its own centre, finds it again; an arc of a
             # shadow's edge or of print, no circle's, wanders off once more)
@@ -270,7 +268,7 @@ def measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board: 
 
 
 def _measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board: Board,
-             levels: tuple[float, float], wide: bool) -> list[Rim | None]:
+             levels: tuple[float, float]) -> list[Rim | None]:
     """One measurement of the rims about the centres given (see :func:`measure`)."""
     n = len(centres)
     if n == 0:
@@ -295,8 +293,7 @@ def _measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board:
     fx, fy, *_ = robust_circles(px, py, use, cx, cy, np.full(n, radius))
     # (and freely: a disc a fifth larger than the board says has its rim 3 mm out, beyond
     # the second look's reach, which then fits whatever edge lies near the expected radius)
-    loose = (robust_circles(px, py, use, fx, fy, None)[2] if wide
-            else np.full(n, math.nan))
+    loose = robust_circles(px, py, use, fx, fy, None)[2]
     centres = np.where(ok[:, None], np.stack([fx, fy], -1), centres)
     # pass 2: the edge nearest the rim within 2 mm, the radius left free
     rho = np.arange(radius - 2.0, radius + 2.0 + step / 2, step)

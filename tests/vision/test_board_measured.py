@@ -182,6 +182,25 @@ def test_a_small_board_s_discs_say_its_size_against_its_empty_board(number):
                                  rel=0.05), reading.notes
 
 
+@pytest.mark.parametrize(("boards", "number"), [
+    ("play", 56),     # 23-inch: a sixth smaller than the tournament's, its discs a sixth larger
+    ("layouts", 56),  # 31-inch
+    ("layouts", 24),  # 28-inch, in a video frame
+])
+def test_discs_measured_free_of_the_size_taken_say_the_board_s_size(boards, number):
+    """Tuning frames, calibrated, each its rig's first: against the empty board each rim is
+    placed by the edge nearest the radius expected, and its radius fitted there stayed within
+    a per cent or two of the tournament board's whatever the discs' (the board taken 7 to 16 %
+    off its size, every disc's edge off by that share of its radius). Their rims fitted freely
+    to the wider edges say the size, and read again at it the board is taken within 5 %."""
+    frame, truth, cal = scenes.bench_frame(boards, 11 if boards == "play" else 12, number,
+                                           calibrated=True)
+    reading = read_board(frame, cal)
+    seen = reading.board.outer_radius / cal.board.outer_radius
+    assert seen == pytest.approx(truth["board"]["outer_radius"] / STANDARD.outer_radius,
+                                 rel=0.05), reading.notes
+
+
 def test_a_round_with_two_discs_is_read_at_the_size_an_earlier_round_measured():
     """A 22-inch board under a fixed rig: the first round's many discs show them a fifth larger
     than a tournament board's would look, so the board is taken at its true size. A later round
