@@ -1099,7 +1099,13 @@ def _disc_size(look: _Seen) -> float:
     the tighter one is kept: a board taken at another size than calibrated is compared with it
     less finely, and on the tuning frames the sizes the wider edges said lost more discs than
     they placed better."""
-    radii = [(r.wide_radius_mm if look.diff is None else r.radius_mm)
+    return _size_said(look, wide=look.diff is None)
+
+
+def _size_said(look: _Seen, wide: bool) -> float:
+    """The median radius of a look's rims seen well enough (the free fit's to the wider edges
+    if ``wide``, else the placing fit's) over the disc's, 1 when fewer than three are."""
+    radii = [(r.wide_radius_mm if wide else r.radius_mm)
              for r in (look.rims[i] for i in look.keep) if _sized(r)]
     clean = [v for v in radii if math.isfinite(v)]
     if len(clean) < 3:
@@ -1118,11 +1124,7 @@ def _wide_size(look: _Seen) -> float:
     tournament's had its discs, a sixth larger than taken, measured within 1 % of it, and a
     disc touching the 10 line read clear of it by 2 mm. Only a proposal: the frame is looked
     at again at that size, and the look that finds the discs better is kept."""
-    radii = [r.wide_radius_mm for r in (look.rims[i] for i in look.keep) if _sized(r)]
-    clean = [v for v in radii if math.isfinite(v)]
-    if len(clean) < 3:
-        return 1.0
-    k = float(np.median(clean)) / look.board.disc_radius
+    k = _size_said(look, wide=True)
     return k if abs(k - 1.0) >= WIDE_OFF else 1.0
 
 

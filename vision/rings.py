@@ -247,16 +247,17 @@ def line_contrast(grey: np.ndarray, camera: CameraModel, board: Board, polarity:
     return float(np.median(found)) if len(found) else 0.0
 
 
-def _line_finds(grey: np.ndarray, camera: CameraModel, board: Board, polarity: float
-                ) -> list[tuple[np.ndarray, np.ndarray]]:
+def _line_finds(grey: np.ndarray, camera: CameraModel, board: Board, polarity: float,
+                half_mm: float = 5.0) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per painted line, over its profiles inside the frame: the line's offset from where
-    ``camera`` puts it (99 where none is found) and its ridge's contrast."""
+    ``camera`` puts it (99 where none is found, within ``half_mm``) and its ridge's
+    contrast."""
     step = min(0.5, max(0.15, 0.4 * camera.mm_per_px()))
     out = []
     for c in circles(board):
         if c.kind != "line":
             continue
-        prof, offsets, _ = _profiles(grey, camera, c.radius, c.samples, 5.0, step)
+        prof, offsets, _ = _profiles(grey, camera, c.radius, c.samples, half_mm, step)
         inside = ~np.isnan(prof).any(axis=1)
         if not inside.any():
             out.append((np.zeros(0), np.zeros(0)))
@@ -272,16 +273,8 @@ def ink_beside(grey: np.ndarray, camera: CameraModel, board: Board, polarity: fl
     painted line where ``camera`` puts them: a fit that followed the faint halo a sharpened
     picture leaves beside a line of the other polarity has the line's own ink a few mm off,
     many times stronger."""
-    step = min(0.5, max(0.15, 0.4 * camera.mm_per_px()))
-    got = []
-    for c in circles(board):
-        if c.kind != "line":
-            continue
-        prof, offsets, _ = _profiles(grey, camera, c.radius, c.samples, half_mm, step)
-        inside = ~np.isnan(prof).any(axis=1)
-        if inside.any():
-            got.append(_find_line(prof[inside], offsets, step, polarity, board.line_width)[1])
-    found = np.concatenate(got) if got else np.zeros(0)
+    peaks = [peak for _, peak in _line_finds(grey, camera, board, polarity, half_mm)]
+    found = np.concatenate(peaks) if peaks else np.zeros(0)
     return float(np.median(found)) if len(found) else 0.0
 
 
