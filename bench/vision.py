@@ -135,6 +135,8 @@ class Score:
     need_flag: int = 0
     need_flag_met: int = 0
     radial: list[tuple[float, float]] = field(default_factory=list)
+    edge: list[tuple[float, float]] = field(default_factory=list)  # a scoring disc's edge's
+    #                                 error against the lines (mm) and its uncertainty
     notes: list[str] = field(default_factory=list)
     why: Counter = field(default_factory=Counter)  # the flagged true discs' doubts, by kind
     held: int = 0  # found discs of a board in doubt as a whole, not flagged themselves
@@ -212,6 +214,15 @@ def score(reading, truth: dict, board_known: bool) -> Score:
         if measured:
             s.radial.append((math.hypot(d.x_mm, d.y_mm) - math.hypot(t["x_mm"], t["y_mm"]),
                              d.sigma_mm))
+        if t["zone"] > 0:  # the disc's edge against the line nearest it, as read and truly
+            # (each in its own millimetres, the truth's scaled by the outer line)
+            tb = Board(**truth["board"])
+            k = reading.board.outer_radius / tb.outer_radius
+            reach = math.hypot(t["x_mm"], t["y_mm"]) + tb.disc_radius
+            j = min(range(3), key=lambda i: abs(reach - tb.thresholds()[i]))
+            s.edge.append((math.hypot(d.x_mm, d.y_mm) + reading.board.disc_radius
+                           - reading.board.thresholds()[j] - k * (reach - tb.thresholds()[j]),
+                           d.sigma_mm))
     used = set(pairs.values())
     spares = truth.get("spares", [])
     for j, d in enumerate(found):
@@ -254,6 +265,7 @@ class Tally:
     def __init__(self) -> None:
         self.c: dict[str, Counter] = defaultdict(Counter)
         self.radial: list[tuple[float, float]] = []
+        self.edge: list[tuple[float, float]] = []
         self.refusals: Counter = Counter()
         self.failures: list[str] = []
         self.records: list[dict] = []
@@ -267,6 +279,7 @@ class Tally:
                              "false_scoring": s.false_scoring, "silent": s.silent,
                              "need_flag": s.need_flag, "held": s.held,
                              "need_flag_met": s.need_flag_met, "size_off": s.size_off,
+                             "edge": [[round(e, 3), round(g, 3)] for e, g in s.edge],
                              "notes": s.notes})
         for g in groups(tags):
             c = self.c[g]
@@ -279,6 +292,7 @@ class Tally:
             c["refused"] += s.refused is not None
             c["silent"] += s.silent
         self.radial += s.radial
+        self.edge += s.edge
         self.why.update(s.why)
         self.board_doubts.update(s.board_doubts)
         if s.refused is not None:
@@ -324,6 +338,15 @@ class Tally:
             print(f"  radial error mm (boards of the size vision assumed): mean "
                   f"{e[:, 0].mean():+.3f}, |err| p50 {np.percentile(np.abs(e[:, 0]), 50):.3f}, "
                   f"p99 {np.percentile(np.abs(e[:, 0]), 99):.3f}; error/sigma sd {z.std():.2f}, "
+                  f"|z| > 3: {np.mean(np.abs(z) > 3) * 100:.2f}%")
+        if self.edge:
+            e = np.array(self.edge)
+            z = e[:, 0] / e[:, 1]
+            print(f"  scoring discs' edges against the lines, mm (every board, at the size "
+                  f"read): |err| p50 {np.percentile(np.abs(e[:, 0]), 50):.3f}, p90 "
+                  f"{np.percentile(np.abs(e[:, 0]), 90):.3f}, p99 "
+                  f"{np.percentile(np.abs(e[:, 0]), 99):.3f}; sigma p50 "
+                  f"{np.percentile(e[:, 1], 50):.3f}; error/sigma sd {z.std():.2f}, "
                   f"|z| > 3: {np.mean(np.abs(z) > 3) * 100:.2f}%")
 
     def show_failures(self, limit: int) -> None:
