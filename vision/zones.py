@@ -15,7 +15,12 @@ The uncertainty of a disc's distance from the centre is put together from what m
   (``bench/vision.py`` prints the errors against the uncertainties given);
 * the board fit: how well the camera holds the board's circles;
 * the parallax: the disc's lean (its top face's shift in the picture) times how unsure the
-  focal length is, and a little for where the point below the camera is.
+  focal length is, and a little for where the point below the camera is;
+* the line's deciding edge: half its width in from its middle, and a board's lines are 1.5 to
+  3 mm wide where the board taken says 2 (the picture does not show the width at the
+  resolutions the appliance reads: a line is three or four pixels of blur). On the retired
+  unseen pair 317/318 that was the largest part of the scoring discs' edges read more than
+  three uncertainties off (9.6 % of them; 4.4 % with this counted).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ SIGMA_PER_SPREAD = 2.0     # ... plus this many times the scatter of its points 
 FULL_RIM_POINTS = 30       # fewer points than this widen it in proportion
 SIGMA_BOARD_MM = 0.05      # the board fit's own error at the lines
 SIGMA_NADIR_MM = 0.05      # the point below the lens, a few mm out, times thickness over height
+SIGMA_LINE_MM = 0.25       # the deciding edge of a line, its width known only roughly
 FLAG_SIGMAS = 3.0          # a disc closer than this many uncertainties to a decision is flagged
 
 
@@ -65,7 +71,7 @@ def sigma_mm(rim: Rim, reg: Registration, board: Board) -> float:
     rim_part = math.hypot(SIGMA_RIM_PX * reg.camera.mm_per_px(board.disc_thickness),
                           SIGMA_PER_SPREAD * rim.spread_mm) * max(
                               1.0, FULL_RIM_POINTS / max(rim.points, 1))
-    return math.sqrt(rim_part**2 + board_fit**2 + parallax**2)
+    return math.sqrt(rim_part**2 + board_fit**2 + parallax**2 + SIGMA_LINE_MM**2)
 
 
 def judge(rim: Rim, reg: Registration, board: Board) -> tuple[int, float, float, bool]:
