@@ -259,6 +259,18 @@ def refused(truth: dict, reason: str) -> Score:
     return s
 
 
+def _errors(what: str, errors: list[tuple[float, float]]) -> str:
+    """A line on errors (mm) and their uncertainties: how large, and how often beyond three
+    of them."""
+    e = np.array(errors)
+    z = e[:, 0] / e[:, 1]
+    err = np.abs(e[:, 0])
+    return (f"  {what}: mean {e[:, 0].mean():+.3f}, |err| p50 {np.percentile(err, 50):.3f}, "
+            f"p90 {np.percentile(err, 90):.3f}, p99 {np.percentile(err, 99):.3f}; sigma p50 "
+            f"{np.percentile(e[:, 1], 50):.3f}; error/sigma sd {z.std():.2f}, "
+            f"|z| > 3: {np.mean(np.abs(z) > 3) * 100:.2f}%")
+
+
 class Tally:
     """Scores added up per group of frames."""
 
@@ -333,21 +345,10 @@ class Tally:
         if self.refusals:
             print("  refused: " + ", ".join(f"{k} {v}" for k, v in self.refusals.most_common()))
         if self.radial:
-            e = np.array(self.radial)
-            z = e[:, 0] / e[:, 1]
-            print(f"  radial error mm (boards of the size vision assumed): mean "
-                  f"{e[:, 0].mean():+.3f}, |err| p50 {np.percentile(np.abs(e[:, 0]), 50):.3f}, "
-                  f"p99 {np.percentile(np.abs(e[:, 0]), 99):.3f}; error/sigma sd {z.std():.2f}, "
-                  f"|z| > 3: {np.mean(np.abs(z) > 3) * 100:.2f}%")
+            print(_errors("radial error mm (boards of the size vision assumed)", self.radial))
         if self.edge:
-            e = np.array(self.edge)
-            z = e[:, 0] / e[:, 1]
-            print(f"  scoring discs' edges against the lines, mm (every board, at the size "
-                  f"read): |err| p50 {np.percentile(np.abs(e[:, 0]), 50):.3f}, p90 "
-                  f"{np.percentile(np.abs(e[:, 0]), 90):.3f}, p99 "
-                  f"{np.percentile(np.abs(e[:, 0]), 99):.3f}; sigma p50 "
-                  f"{np.percentile(e[:, 1], 50):.3f}; error/sigma sd {z.std():.2f}, "
-                  f"|z| > 3: {np.mean(np.abs(z) > 3) * 100:.2f}%")
+            print(_errors("scoring discs' edges against the lines, mm (every board, at the "
+                          "size read)", self.edge))
 
     def show_failures(self, limit: int) -> None:
         for f in self.failures[:limit]:
