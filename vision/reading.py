@@ -61,6 +61,7 @@ from vision.unread import (
     SUSPECT_CHANGE,
     beside,
     cell,
+    colours_away,
     label_at,
     marked_over,
     over_board,
@@ -542,11 +543,8 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     if diff is not None:  # what changed the board and is not a disc read, flagged there
         # (``over``: found above, with the discs read and those set aside as its patches)
         if over is not None:  # a hand or an arm: its own patches are not discs
-            # (a side's colour counts where a disc away from the thing or the match shows
-            # it: one learnt from the hand's own patch read as a disc is no side's)
-            away = [d.colour for d in discs if label_at(
-                over, view, d.x_mm, d.y_mm, board.disc_radius + 7.0) is None]
-            known = away + [c for c in colours or () if c is not None]
+            known = colours_away(over, view, board, [(d.x_mm, d.y_mm, d.colour)
+                                                     for d in discs], colours)
             discs = [d for d in discs if not part_of(d, over, view, board, known, diff)]
         discs = beside(diff, view, board, discs, least)
         unread = [_unread_disc(x, y, view, board, reg, sides.colours)
@@ -638,9 +636,8 @@ def _hands(seen: _Seen, keep: list[int], idle: list[bool],
                       [r for r, x in zip(rims, idle, strict=True) if not x], seen.least)
     if over is None:
         return None, [False] * len(keep)
-    away = [tuple(seen.faces[i]) for i, r in zip(keep, rims, strict=True)
-            if label_at(over, view, r.x_mm, r.y_mm, board.disc_radius + 7.0) is None]
-    known = away + [c for c in colours or () if c is not None]
+    known = colours_away(over, view, board, [(r.x_mm, r.y_mm, tuple(seen.faces[i]))
+                                             for i, r in zip(keep, rims, strict=True)], colours)
     return over, [not r.in_ditch and board.zone(math.hypot(r.x_mm, r.y_mm)) > 0
                   and patch_of(r.x_mm, r.y_mm, seen.faces[i], True, over, view, board, known,
                                seen.diff)

@@ -174,6 +174,25 @@ def label_at(over: np.ndarray, view: Any, x: float, y: float, reach_mm: float) -
     return int(part.max()) if part.any() else None
 
 
+BESIDE_OVER_MM = 7.0  # a face this far beyond a disc's radius from something over the board
+#                      is beside it (its patch or its shadow may be)
+
+
+def beside_over(over: np.ndarray, view: Any, board: Board, x: float, y: float) -> bool:
+    """Whether a disc-sized face at board point (x, y) lies beside something over the board."""
+    return label_at(over, view, x, y, board.disc_radius + BESIDE_OVER_MM) is not None
+
+
+def colours_away(over: np.ndarray, view: Any, board: Board,
+                 faces: list[tuple[float, float, RGB]],
+                 colours: tuple[RGB | None, RGB | None] | None) -> list[RGB]:
+    """The colours a side's may be judged by beside something over the board: the faces (x,
+    y, colour) away from it, and the sides' colours the match knows (one learnt from the
+    thing's own patch read as a disc is no side's)."""
+    away = [c for x, y, c in faces if not beside_over(over, view, board, x, y)]
+    return away + [c for c in colours or () if c is not None]
+
+
 def marked_over(marks: list[DiscReading], over: np.ndarray, view: Any) -> list[DiscReading]:
     """The marks of what is unread, those over the board said to be what they most likely
     are, once for each thing over it and scoring nothing: a hand seldom hides a disc (if one
@@ -213,7 +232,7 @@ def patch_of(x_mm: float, y_mm: float, colour: RGB | np.ndarray, sure: bool, ove
     lost beside a hand is not lost silently: the hand flags the board
     (:func:`vision.reading.read_board`).
     ``sure``: whether the face is surely one side's (True before the sides are told)."""
-    if label_at(over, view, x_mm, y_mm, board.disc_radius + 7.0) is None:
+    if not beside_over(over, view, board, x_mm, y_mm):
         return False
     res = diff.at(view, np.array([[x_mm, y_mm]]), 0.8 * board.disc_radius)[0]
     if float(res.mean()) < 0.0 and off_grey(res) < SHADOW_HUE * float(np.linalg.norm(res)):
