@@ -382,16 +382,20 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     # order) whose zone the board's size, not surely known, decides, and why
     if not stated:
         # the board's scale is its outer line's tournament radius unless stated: discs that
-        # look another size say the board is another size
+        # look another size say the board is another size, one crokinole is played on
+        def board_size(s: float) -> bool:
+            return SURFACE_IN[0] <= 2 * board.surface_radius * s / 25.4 <= SURFACE_IN[1]
+
         k = (disc_scale(seen_.view, board) if seen_.diff is None else
              disc_scale(seen_.view, board, image=seen_.diff.rings_image,
                         larger_gain=CHANGES_LARGER_GAIN))
         if k == 1.0 and seen_.diff is not None:
             k = _wide_size(seen_)
-        if k != 1.0:  # taken only if more discs are found at that size, within the same
-            # outer line (a larger board taken reaches onto the table), their radii agreeing;
-            # against the empty board the rings are the changes' own, not the board's print,
-            # and a larger size they say is taken unless clearly fewer discs are found at it
+        if k != 1.0 and board_size(1.0 / k):  # taken only if more discs are found at that
+            # size, within the same outer line (a larger board taken reaches onto the table),
+            # their radii agreeing; against the empty board the rings are the changes' own,
+            # not the board's print, and a larger size they say is taken unless clearly fewer
+            # discs are found at it
             # (discs larger than the size looked at can ring twice, inflating its count)
             other = _look(frame, calibration, *_rescaled(reg, board, 1.0 / k))
             if _more_discs(seen_, other, k, board, least=3,
@@ -415,6 +419,8 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             def sweep(sizes: tuple[float, ...], best: tuple[float, _Seen] | None
                       ) -> tuple[float, _Seen] | None:
                 for k in sizes:
+                    if not board_size(scale / k):
+                        continue
                     other = _look(frame, calibration, *_rescaled(reg, board, scale / k))
                     than = best[1] if best else seen_
                     if _more_discs(than, other, k, board, least=1) or (
@@ -437,6 +443,15 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         for _ in range(2):  # the discs' own size, measured, settles it
             k = _disc_size(seen_)
             if abs(k - 1.0) <= (RESCALE / 3 if scale != 1.0 or refine else RESCALE):
+                break
+            if not board_size(scale / k):
+                # no board is that size: what was read as discs is something else (a board's
+                # painted numerals measured a 20-inch board as a 34-inch one, its one disc
+                # missed, and the next rounds, begun at that size, found none of theirs)
+                inches = 2 * board.surface_radius * scale / k / 25.4
+                doubts.append(f"the discs look the size of a {inches:.0f}-inch board's, and "
+                              "crokinole boards are 20 to 32 inches: something else was read "
+                              "as discs; check the board, or state it in the config's [board]")
                 break
             scale /= k
             seen_ = _look(frame, calibration, *_rescaled(reg, board, scale))
@@ -965,6 +980,8 @@ def _touches(mask: np.ndarray, view: Any, xy: np.ndarray, radius: float) -> np.n
 
 
 SIZES = (0.7, 1.5)  # the discs' size against a tournament board's that read_board(size=) takes
+SURFACE_IN = (18.5, 34.5)  # the playing surfaces (inches) the discs may say: boards are 20 to
+#                          32 inches, and a bare photo's discs measure it within about 8 %
 SIZE_JUMP = 0.1  # discs measured this much another size than an earlier round's: in doubt
 SWEEP = (0.88, 1.1, 1.2, 1.3)  # the other sizes discs are looked for at, when too few are found
 ROUNDER = 1.05  # of two sizes at which as many discs are found (three or more: with one or

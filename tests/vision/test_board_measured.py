@@ -427,3 +427,18 @@ def test_a_size_carried_from_an_earlier_round_is_refined_by_the_discs():
     assert seen.size_seen is not None
     frame, truth, _ = scenes.bench_frame("play", 11, 21)
     _right_at_its_size(read_board(frame, colours=seen.sides_seen, size=seen.size_seen), truth)
+
+
+def test_discs_that_say_a_board_no_crokinole_board_is_put_the_board_in_doubt():
+    """A retired unseen frame (layouts-314 44) of a 20.4-inch black board with painted
+    numerals, a hand at its edge and few discs, from a bare photo: none of its discs was found
+    at the tournament's size, and looked for at smaller sizes the numerals and the hand's
+    edges passed for discs that measured a 39-inch board. It was read so, nothing said of the
+    board. Boards are 20 to 32 inches: a size beyond what a bare photo can measure one at is
+    not taken, the board is in doubt, and no size goes on to the match's next rounds."""
+    frame, _, _ = scenes.bench_frame("layouts", 314, 44)
+    reading = read_board(frame)
+    inches = 2 * reading.board.surface_radius / 25.4
+    assert inches <= 34.5, reading.notes
+    assert reading.size_seen is None, reading.doubts
+    assert any("inch board" in d for d in reading.doubts), reading.doubts
