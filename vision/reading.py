@@ -495,6 +495,8 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                           "or state it in the config's [board]")
     scale *= prior
     reg, board = seen_.reg, seen_.board
+    if not stated:
+        reg = replace(reg, size_sigma=_size_sigma(seen_))
     if scale != 1.0:
         inches = 2 * board.surface_radius / 25.4
         notes.append(f"the discs look {1 / scale - 1:+.0%} the size a tournament board's would; "
@@ -1125,6 +1127,20 @@ def _size_said(look: _Seen, wide: bool) -> float:
     if len(clean) < 3:
         return 1.0
     return float(np.median(clean)) / look.board.disc_radius
+
+
+def _size_sigma(look: _Seen) -> float:
+    """How uncertain the board's size as taken is (a share): how far the discs' rims fitted
+    freely (three or more seen well enough) stand from it in their median, and how widely
+    they scatter about it; 0 with fewer, whose size is judged apart (:func:`_few_discs_size`).
+    """
+    radii = np.array([r.wide_radius_mm for r in (look.rims[i] for i in look.keep)
+                      if _sized(r) and math.isfinite(r.wide_radius_mm)])
+    if len(radii) < 3:
+        return 0.0
+    middle = float(np.median(radii))
+    scatter = 1.4826 * float(np.median(np.abs(radii - middle))) / math.sqrt(len(radii))
+    return math.hypot(middle / look.board.disc_radius - 1.0, scatter / look.board.disc_radius)
 
 
 WIDE_OFF = 0.05  # discs whose rims, fitted freely, stand this much another size propose it

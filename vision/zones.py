@@ -53,6 +53,9 @@ class Registration:
     confidence: float = 1.0  # how sure the board was found where the camera puts it (0 to 1)
     notes: tuple[str, ...] = ()  # what the installer should know (a camera refitted)
     doubt: str = ""              # why the board as found must be checked, in words ("": none)
+    size_sigma: float = 0.0      # relative uncertainty of the board's size as taken (its scale
+    #                              against the discs'): each disc's edge is off by that share
+    #                              of its radius against the lines
 
 
 def lean_mm(camera: CameraModel, x: float, y: float, height: float) -> float:
@@ -71,7 +74,8 @@ def sigma_mm(rim: Rim, reg: Registration, board: Board) -> float:
     rim_part = math.hypot(SIGMA_RIM_PX * reg.camera.mm_per_px(board.disc_thickness),
                           SIGMA_PER_SPREAD * rim.spread_mm) * max(
                               1.0, FULL_RIM_POINTS / max(rim.points, 1))
-    return math.sqrt(rim_part**2 + board_fit**2 + parallax**2 + SIGMA_LINE_MM**2)
+    size = board.disc_radius * reg.size_sigma
+    return math.sqrt(rim_part**2 + board_fit**2 + parallax**2 + SIGMA_LINE_MM**2 + size**2)
 
 
 def judge(rim: Rim, reg: Registration, board: Board) -> tuple[int, float, float, bool]:

@@ -1,5 +1,7 @@
 """How sure a disc's zone is: its uncertainty against its margin to the deciding line."""
 
+from dataclasses import replace
+
 import numpy as np
 
 from rules.board import STANDARD
@@ -39,3 +41,17 @@ def test_a_clean_rim_well_inside_its_zone_is_sure():
     zone, _, sigma, doubt = judge(_rim(edge - STANDARD.disc_radius), _registration(),
                                        STANDARD)
     assert zone == 10 and not doubt and sigma < 0.5
+
+
+def test_a_board_whose_size_the_discs_leave_in_doubt_leaves_an_edge_near_a_line_in_doubt():
+    """The board's size is taken from its discs, and a size off by a share puts every disc's
+    edge off the lines by that share of its radius. A clean rim 2 mm inside the 10 line's
+    inner edge is sure on a board of known size; on one whose discs, fitted freely, stand 6 %
+    from the size taken (1 mm at the edge), it is flagged."""
+    edge = STANDARD.thresholds()[1] - 2.0
+    rim = _rim(edge - STANDARD.disc_radius)
+    known = judge(rim, _registration(), STANDARD)
+    unsure = judge(rim, replace(_registration(), size_sigma=0.06), STANDARD)
+    assert known[0] == unsure[0] == 10
+    assert not known[3] and unsure[3]
+    assert unsure[2] > known[2] + 0.5
