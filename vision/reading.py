@@ -445,10 +445,20 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             if abs(k - 1.0) <= (RESCALE / 3 if scale != 1.0 or refine else RESCALE):
                 break
             if not board_size(scale / k):
-                # no board is that size: what was read as discs is something else (a board's
-                # painted numerals measured a 20-inch board as a 34-inch one, its one disc
-                # missed, and the next rounds, begun at that size, found none of theirs)
+                # no board is that size: what was read as discs is something else (painted
+                # numerals and a hand's edges measured a 20.4-inch board as a 39-inch one)
                 inches = 2 * board.surface_radius * scale / k / 25.4
+                if carried:
+                    # ... begun at the size an earlier round measured, that round's size is
+                    # the wrong one (a board's numerals, read as its one round's discs, had a
+                    # 20.7-inch board taken as a 34-inch one; the next round's 17 discs, begun
+                    # there, found numerals again): this round is read at its own
+                    own = read_board(frame, calibration, colours=colours, focal_px=focal_px,
+                                     seat0=seat0, name=name)
+                    before = 2 * board.surface_radius / 25.4
+                    return replace(own, notes=(*own.notes, (
+                        f"an earlier round measured the board as a {before:.0f}-inch one, "
+                        "which this round's discs cannot be: read at its own")))
                 doubts.append(f"the discs look the size of a {inches:.0f}-inch board's, and "
                               "crokinole boards are 20 to 32 inches: something else was read "
                               "as discs; check the board, or state it in the config's [board]")
