@@ -384,7 +384,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         # the board's scale is its outer line's tournament radius unless stated: discs that
         # look another size say the board is another size, one crokinole is played on
         def board_size(s: float) -> bool:
-            return SURFACE_IN[0] <= 2 * board.surface_radius * s / 25.4 <= SURFACE_IN[1]
+            return SURFACE_IN[0] <= _inches(board, s) <= SURFACE_IN[1]
 
         k = (disc_scale(seen_.view, board) if seen_.diff is None else
              disc_scale(seen_.view, board, image=seen_.diff.rings_image,
@@ -447,7 +447,6 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             if not board_size(scale / k):
                 # no board is that size: what was read as discs is something else (painted
                 # numerals and a hand's edges measured a 20.4-inch board as a 39-inch one)
-                inches = 2 * board.surface_radius * scale / k / 25.4
                 if carried:
                     # ... begun at the size an earlier round measured, that round's size is
                     # the wrong one (a board's numerals, read as its one round's discs, had a
@@ -455,11 +454,12 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                     # there, found numerals again): this round is read at its own
                     own = read_board(frame, calibration, colours=colours, focal_px=focal_px,
                                      seat0=seat0, name=name)
-                    before = 2 * board.surface_radius / 25.4
                     return replace(own, notes=(*own.notes, (
-                        f"an earlier round measured the board as a {before:.0f}-inch one, "
+                        f"an earlier round measured the board as a {_inches(board):.0f}"
+                        "-inch one, "
                         "which this round's discs cannot be: read at its own")))
-                doubts.append(f"the discs look the size of a {inches:.0f}-inch board's, and "
+                doubts.append(f"the discs look the size of a {_inches(board, scale / k):.0f}"
+                              "-inch board's, and "
                               "crokinole boards are 20 to 32 inches: something else was read "
                               "as discs; check the board, or state it in the config's [board]")
                 break
@@ -508,10 +508,9 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     if not stated:
         reg = replace(reg, size_sigma=_size_sigma(seen_))
     if scale != 1.0:
-        inches = 2 * board.surface_radius / 25.4
         notes.append(f"the discs look {1 / scale - 1:+.0%} the size a tournament board's would; "
-                     f"the board is taken as a {inches:.1f}-inch playing surface (state the "
-                     "board in the config's [board] to be sure)")
+                     f"the board is taken as a {_inches(board):.1f}-inch playing surface "
+                     "(state the board in the config's [board] to be sure)")
     view, diff, least = seen_.view, seen_.diff, seen_.least
     surface = _surface_seen(view, board)
     if surface < SURFACE_SEEN:
@@ -1137,6 +1136,11 @@ def _size_said(look: _Seen, wide: bool) -> float:
     if len(clean) < 3:
         return 1.0
     return float(np.median(clean)) / look.board.disc_radius
+
+
+def _inches(board: Board, scale: float = 1.0) -> float:
+    """The playing surface's diameter in inches, the board's lengths ``scale`` times."""
+    return 2 * board.surface_radius * scale / 25.4
 
 
 def _size_sigma(look: _Seen) -> float:
