@@ -173,6 +173,19 @@ def _lone(x: np.ndarray, labels: np.ndarray
     return lone, sub, centres
 
 
+def _shades_beside_lone(x: np.ndarray, labels: np.ndarray) -> bool:
+    """Whether one disc is a group by itself while the others fall in two shades of one hue
+    apart, two discs or more each: then the others are one side glared or shaded in part, or
+    two sides whose colours differ in lightness only (a dark red set and a red one, the lone
+    disc a white mark: every red was read as one side, sure of it), and none is sure."""
+    sizes = np.bincount(labels, minlength=2)
+    if len(x) < 5 or sizes.min() != 1:
+        return False
+    rest = x[labels != int(np.argmin(sizes))]
+    sub, centres = two_means(rest)
+    return bool(np.bincount(sub, minlength=2).min() >= 2 and _apart(rest, sub, centres))
+
+
 def _odd_ones(x: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """Refuses a third colour shown by two discs or more; returns the discs (bool per disc)
     whose colour is alone off its side's (a disc under a lamp's glare, or not a disc at all):
@@ -522,6 +535,8 @@ def _sides(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
             two = True  # (the rest's two colours are apart: _lone asks it)
         elif two:
             odd = _odd_ones(x, labels)
+            if _shades_beside_lone(x, labels):
+                odd[:] = True
     if colours is not None and (colours[0] is None) != (colours[1] is None):
         return _one_known(faces, raw, colours, labels if two else None, odd)
     if colours is not None:

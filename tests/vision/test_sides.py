@@ -428,3 +428,14 @@ def test_one_black_or_white_colour_without_names_is_sure_of_its_side():
     white = assign(jitter((236, 234, 226), 3, 5))
     assert set(white.teams) == {1} and all(white.sure)
     assert not any(assign(jitter(RED, 3, 5)).sure)
+
+
+def test_two_shades_of_one_hue_beside_one_white_mark_are_unsure_of_their_side():
+    """A navy board with a dark red set and a red one (play-321 74, from scratch): a white mark
+    taken for a disc was a group by itself, and the reds, in two shades apart, were read as
+    one side, every disc sure, three of them wrongly. Two shades of one hue are one side
+    glared or shaded in part, or two sides differing in lightness only: none is sure."""
+    dark_red, red, white = (112, 24, 28), (210, 40, 39), (223, 230, 231)
+    faces = np.concatenate([jitter(dark_red, 4, 7, 0.04), jitter(red, 3, 8, 0.04), [white]])
+    s = assign(faces)
+    assert not any(s.sure[:7])
