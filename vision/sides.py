@@ -156,21 +156,32 @@ def _hue_apart(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.linalg.norm(_chroma(a) - _chroma(b)))
 
 
+def _beside_lone(x: np.ndarray, labels: np.ndarray
+                 ) -> tuple[int, np.ndarray, np.ndarray] | None:
+    """Of five discs or more, the one that is a group by itself, with the others' two-way
+    split (their labels and the two colours' centres); or None."""
+    sizes = np.bincount(labels, minlength=2)
+    if len(x) < 5 or sizes.min() != 1:
+        return None
+    lone = int(np.flatnonzero(labels == int(np.argmin(sizes)))[0])
+    sub, centres = two_means(x[np.arange(len(x)) != lone])
+    return lone, sub, centres
+
+
 def _lone(x: np.ndarray, labels: np.ndarray
           ) -> tuple[int, np.ndarray, np.ndarray] | None:
     """The disc that is a group by itself while the others fall in two colours apart, each
     of two discs or more and of another hue (two sides), with the others' labels and the two
     colours' centres; or None."""
-    sizes = np.bincount(labels, minlength=2)
-    if len(x) < 5 or sizes.min() != 1:
+    found = _beside_lone(x, labels)
+    if found is None:
         return None
-    lone = int(np.flatnonzero(labels == int(np.argmin(sizes)))[0])
+    lone, sub, centres = found
     rest = x[np.arange(len(x)) != lone]
-    sub, centres = two_means(rest)
     if (np.bincount(sub, minlength=2).min() < 2 or _hue_apart(*centres) <= _THIRD_HUE
             or not _apart(rest, sub, centres)):
         return None
-    return lone, sub, centres
+    return found
 
 
 def _shades_beside_lone(x: np.ndarray, labels: np.ndarray) -> bool:
@@ -178,11 +189,11 @@ def _shades_beside_lone(x: np.ndarray, labels: np.ndarray) -> bool:
     apart, two discs or more each: then the others are one side glared or shaded in part, or
     two sides whose colours differ in lightness only (a dark red set and a red one, the lone
     disc a white mark: every red was read as one side, sure of it), and none is sure."""
-    sizes = np.bincount(labels, minlength=2)
-    if len(x) < 5 or sizes.min() != 1:
+    found = _beside_lone(x, labels)
+    if found is None:
         return False
-    rest = x[labels != int(np.argmin(sizes))]
-    sub, centres = two_means(rest)
+    lone, sub, centres = found
+    rest = x[np.arange(len(x)) != lone]
     return bool(np.bincount(sub, minlength=2).min() >= 2 and _apart(rest, sub, centres))
 
 
