@@ -1127,12 +1127,18 @@ def _disc_size(look: _Seen) -> float:
     return _size_said(look, wide=look.diff is None)
 
 
-def _size_said(look: _Seen, wide: bool) -> float:
-    """The median radius of a look's rims seen well enough (the free fit's to the wider edges
-    if ``wide``, else the placing fit's) over the disc's, 1 when fewer than three are."""
+def _sized_radii(look: _Seen, wide: bool) -> list[float]:
+    """The radii of a look's rims seen well enough to say their size (the free fit's to the
+    wider edges if ``wide``, else the placing fit's), those measured."""
     radii = [(r.wide_radius_mm if wide else r.radius_mm)
              for r in (look.rims[i] for i in look.keep) if _sized(r)]
-    clean = [v for v in radii if math.isfinite(v)]
+    return [v for v in radii if math.isfinite(v)]
+
+
+def _size_said(look: _Seen, wide: bool) -> float:
+    """The median radius of a look's rims seen well enough (see :func:`_sized_radii`) over
+    the disc's, 1 when fewer than three are."""
+    clean = _sized_radii(look, wide)
     if len(clean) < 3:
         return 1.0
     return float(np.median(clean)) / look.board.disc_radius
@@ -1148,8 +1154,7 @@ def _size_sigma(look: _Seen) -> float:
     freely (three or more seen well enough) stand from it in their median, and how widely
     they scatter about it; 0 with fewer, whose size is judged apart (:func:`_few_discs_size`).
     """
-    radii = np.array([r.wide_radius_mm for r in (look.rims[i] for i in look.keep)
-                      if _sized(r) and math.isfinite(r.wide_radius_mm)])
+    radii = np.array(_sized_radii(look, wide=True))
     if len(radii) < 3:
         return 0.0
     middle = float(np.median(radii))
