@@ -2,9 +2,18 @@
 
 A single picture of a flat board cannot tell a long lens far away from a short lens close by, yet
 the camera's height is what sizes the parallax of a disc's thickness. The Pi camera modules the
-appliance uses have known lenses, so a frame of one of their sensor modes (or the same picture
-scaled) says its focal length; anything else gets a typical phone or webcam lens, held loosely.
-A calibration can name the focal length outright (``crokiscore calibrate --focal-px``).
+appliance uses have known lenses, so a frame of one of their sensor modes says its focal length;
+the same picture scaled is likely one of them, and anything else gets a typical phone or webcam
+lens. A calibration can name the focal length outright (``crokiscore calibrate --focal-px``).
+
+Two numbers say how far to trust a guess. ``prior_sigma`` is how far the board fit may move the
+focal length from it: a fit held near a likely lens finds the board more often. ``sigma`` is how
+far the truth may lie from it, which sizes each disc's parallax uncertainty: a frame that only
+has a Pi mode's shape may come from any camera (an overhead stream's 1280x720 frames, from a long
+lens 2 to 3 m up, share the Camera Module 3's 16:9; taken as that wide lens, the discs' tops were
+read a millimetre or two toward the centre at the outer line), and looking straight down the
+fit cannot tell (the board's lines look the same from any height with the focal length to
+match).
 """
 
 from __future__ import annotations
@@ -32,29 +41,32 @@ MODES: tuple[SensorMode, ...] = (
 )
 
 TYPICAL_HFOV_DEG = 66.0  # across the long side: phones, webcams and the Pi modules alike
+UNKNOWN_LENS_SIGMA = 0.25  # how far any camera's lens may lie from a guess by the frame's shape
 
 
 @dataclass(frozen=True)
 class FocalGuess:
     focal_px: float
-    sigma: float    # relative uncertainty (0.03: within about 3 %)
+    sigma: float        # relative uncertainty (0.03: within about 3 %)
     source: str
+    prior_sigma: float  # how far the board fit may move it (relative)
 
 
 def focal_guess(width: int, height: int, focal_px: float | None = None) -> FocalGuess:
     """The focal length in pixels for a frame of this size, and how far to trust it."""
     if focal_px is not None:
-        return FocalGuess(float(focal_px), 0.01, "given")
+        return FocalGuess(float(focal_px), 0.01, "given", 0.01)
     for m in MODES:
         if (width, height) == (m.width, m.height):
-            return FocalGuess(m.focal_px, 0.03, m.camera)
+            return FocalGuess(m.focal_px, 0.03, m.camera, 0.03)
     # the same mode scaled: its shape tells the module family, the width the scale
     shapes = [m for m in MODES if abs(m.width / m.height - width / height) < 0.005]
     if shapes:
         per_width = [m.focal_px / m.width for m in shapes]
         mid = (max(per_width) + min(per_width)) / 2
         spread = (max(per_width) - min(per_width)) / 2 / mid
-        return FocalGuess(mid * width, max(0.04, spread), "a scaled Pi camera mode")
+        return FocalGuess(mid * width, max(UNKNOWN_LENS_SIGMA, spread), "a scaled Pi camera mode",
+                          max(0.04, spread))
     long_side = max(width, height)
     f = long_side / 2 / math.tan(math.radians(TYPICAL_HFOV_DEG / 2))
-    return FocalGuess(f, 0.2, "a typical lens")
+    return FocalGuess(f, UNKNOWN_LENS_SIGMA, "a typical lens", 0.2)

@@ -59,4 +59,8 @@ def test_the_focal_length_follows_the_camera_mode():
     assert focal_guess(2028, 1520).sigma < 0.05  # the HQ camera's binned mode
     assert abs(focal_guess(1014, 760).focal_px - focal_guess(2028, 1520).focal_px / 2) < 100
     assert focal_guess(1000, 1000).sigma >= 0.2  # a square picture: some other camera
+    # a Pi mode's shape at another size (an overhead stream's 1280x720 has the Camera Module
+    # 3's 16:9): fitted near that lens, but any camera's may be the truth
+    guess = focal_guess(1280, 720)
+    assert guess.prior_sigma < 0.1 and guess.sigma >= 0.2
     assert focal_guess(640, 480, focal_px=555.0).focal_px == 555.0
