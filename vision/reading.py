@@ -225,24 +225,21 @@ class Reading:
 def confirmed_colours(known: tuple[RGB | None, RGB | None] | None,
                       reading: Reading) -> tuple[RGB | None, RGB | None]:
     """The sides' colours known once the players confirm ``reading`` (sides and all): its own,
-    and for a side it showed no disc of, what was known before. A board showing one side only
-    so teaches that side's colour, and the next such board need not be asked about. The discs
-    that score teach it: the players check the totals, and a disc that scores nothing goes
-    unchecked whatever its side. Those sure of their side teach it alone; failing them, the
-    side's scoring discs in doubt of it (a board of one colour) only if two or more agree on
-    one colour, since a lone disc in doubt may be a black greyed by glare; failing those,
-    its discs in the ditch, on the same terms: worn yellows and dark discs there, read all as
-    one side, would teach a colour between the two, and every later round would be sided by
-    it."""
+    and for a side it showed no scoring disc of, what was known before. A board showing one
+    side only so teaches that side's colour, and the next such board need not be asked about.
+    The discs that score teach it: the players check the totals, and a disc that scores
+    nothing goes unchecked whatever its side. Those sure of their side teach it alone; failing
+    them, the side's scoring discs in doubt of it (a board of one colour) only if two or more
+    agree on one colour, since a lone disc in doubt may be a black greyed by glare. Discs in
+    the ditch teach nothing, however alike: a third set kept there is as alike (a green set
+    in the ditch beside a dark red and a red one, confirmed for one dark red's 5, was taken
+    for the other side, and the next rounds' reds were all read as one side, sure)."""
     old = known or (None, None)
     out: list[RGB | None] = []
     for k in (0, 1):
         scoring = [d for d in reading.discs if d.team == k and d.zone > 0 and not d.in_ditch]
-        idle = [d for d in reading.discs if d.team == k and (d.zone == 0 or d.in_ditch)
-                and d.side_sure and not d.uncertain and not reading.doubts]
         sure = [d.colour for d in scoring if d.side_sure]
-        colour = (middle_colour(sure) if sure else agreed_colour([d.colour for d in scoring])
-                  or agreed_colour([d.colour for d in idle]))
+        colour = middle_colour(sure) if sure else agreed_colour([d.colour for d in scoring])
         out.append(colour or old[k])
     return out[0], out[1]
 

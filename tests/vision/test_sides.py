@@ -342,11 +342,13 @@ def test_a_confirmed_reading_teaches_the_colours_of_its_scoring_discs_only():
     reading = Reading(discs, ((143, 111, 49), None), camera, STANDARD, True, "bottom")
     assert confirmed_colours(None, reading) == (dark, None)
     assert confirmed_colours((None, yellow), reading) == (dark, yellow)
-    # a side with no scoring disc is taught by its discs in the ditch when all but one agree
+    # a side with no scoring disc is not taught by discs in the ditch, however alike: a third
+    # set kept there is as alike (retired play-317 93: greens beside a dark red and a red set)
     natural, brown = (170, 155, 121), (72, 46, 35)
     ditch = (*(_read(c, 0, 0) for c in (brown, brown, (71, 44, 33), (71, 21, 31))),)
     agreed = replace(reading, discs=(_read(natural, 1, 10), *ditch))
-    assert confirmed_colours(None, agreed) == (brown, natural)
+    assert confirmed_colours(None, agreed) == (None, natural)
+    assert confirmed_colours((brown, None), agreed) == (brown, natural)
     mixed = replace(reading, discs=(_read(natural, 1, 10), *discs[2:], _read(dark, 0, 0)))
     assert confirmed_colours(None, mixed) == (None, natural)
     # a lone scoring disc in doubt of its side teaches nothing (a black greyed by glare, its
