@@ -50,7 +50,7 @@ from vision.registration import (
 )
 from vision.rings import agreement
 from vision.seats import find_turn, place_seats
-from vision.sides import RGB, agreed_colour, assign, middle_colour
+from vision.sides import ANY_SET_DARK, ANY_SET_LIGHT, RGB, agreed_colour, assign, middle_colour
 from vision.stacks import stacked
 from vision.unread import (
     BESIDE_DOUBT,
@@ -589,6 +589,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     else:  # from scratch: a disc not read shows only as a clean rim
         discs += [replace(_unread_disc(x, y, view, board, reg, sides.colours), doubt=CLEAN_DOUBT)
                   for x, y in _rejected(seen_, discs)]
+    discs = _against_doubtful(discs, colours)
     discs.sort(key=lambda d: (-d.zone, math.hypot(d.x_mm, d.y_mm)))
     log.info("%s: %d discs, totals %s%s", name, len(discs),
              [sum(d.zone for d in discs if d.team == k) for k in (0, 1)],
@@ -619,6 +620,45 @@ def _unread_disc(x: float, y: float, view: Any, board: Board, reg: Registration,
                        False, (round(float(colour[0])), round(float(colour[1])),
                                round(float(colour[2]))),
                        0.2, UNREAD_DOUBT)
+
+
+AGAINST_DOUBTFUL = ("its side: the only discs of another colour may not be discs at all, so "
+                    "the colours cannot tell which side it is")
+
+
+def _maybe_not_disc(d: DiscReading) -> bool:
+    """Whether a disc read is in doubt of being a disc at all (not of its zone or side)."""
+    return (d.doubt in (UNREAD_DOUBT, CLEAN_DOUBT, BESIDE_DOUBT)
+            or d.doubt.startswith("whether it is a disc"))
+
+
+def _against_doubtful(discs: list[DiscReading], colours: tuple[RGB | None, RGB | None] | None
+                      ) -> list[DiscReading]:
+    """The discs, those sure of their side only against discs that may not be discs (or are
+    unsure of their own side) flagged.
+    With no side's colour known, a side is told by contrast: the darker colour is team 0. When
+    every disc of the other colour turned out in doubt of being a disc (a score sheet's corner
+    and a hand's patches over a black and red board showing its reds only), the reds were
+    read as the darker side, sure; without those, one colour says no side (black and white
+    apart: they are the dark and the light side of any set). A disc of the other colour that
+    is itself unsure of its side (a glared one in the ditch) does not tell them either."""
+    if colours is not None and any(c is not None for c in colours):
+        return discs
+    for k in (0, 1):
+        theirs = [d for d in discs if d.team == k]
+        if not theirs or any(d.side_sure and not _maybe_not_disc(d) for d in theirs):
+            continue
+        out = []
+        for d in discs:
+            luma = 0.299 * d.colour[0] + 0.587 * d.colour[1] + 0.114 * d.colour[2]
+            any_set = luma < ANY_SET_DARK if d.team == 0 else luma > ANY_SET_LIGHT
+            if (d.team != k and d.side_sure and d.zone > 0 and not d.in_ditch
+                    and not any_set):
+                d = replace(d, side_sure=False)
+                d = d if d.uncertain else d.flagged(AGAINST_DOUBTFUL)
+            out.append(d)
+        return out
+    return discs
 
 
 REJECTED_COVERAGE = 0.15  # a rim followed over this share of its round, around a face that

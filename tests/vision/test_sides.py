@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from tests.vision import scenes
+from vision import read_board
 from vision.sides import assign
 
 BLACK, RED, NATURAL = (35, 34, 36), (176, 38, 36), (226, 205, 160)
@@ -441,3 +443,16 @@ def test_two_shades_of_one_hue_beside_one_white_mark_are_unsure_of_their_side():
     faces = np.concatenate([jitter(dark_red, 4, 7, 0.04), jitter(red, 3, 8, 0.04), [white]])
     s = assign(faces)
     assert not any(s.sure[:7])
+
+
+def test_sides_told_only_against_what_may_not_be_discs_are_not_sure():
+    """A black and red set's board showing its reds only, and a score sheet's corner and a
+    hand's patches beside them read as doubtful light 'discs' (retired layouts-318 2): the
+    reds were taken for the darker side against those, sure, three of them wrongly."""
+    image, facts, cal = scenes.bench_frame("layouts", 318, 2, calibrated=True)
+    reading = read_board(image, cal)
+    discs = scenes.scoring(reading, facts)
+    assert len(discs) == 3
+    for t, d, px in discs:
+        assert px < 5 and t["team"] == 1
+        assert d.team == 1 or (d.uncertain and not d.side_sure)
