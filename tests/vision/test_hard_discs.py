@@ -10,6 +10,7 @@ import pytest
 from hw_sim.camera import render, truth
 from hw_sim.discs import BoardState
 from hw_sim.frames import plan_rig
+from tests.vision import scenes
 from tests.vision.conftest import decode, seat0_of
 from vision import calibrate, read_board
 
@@ -26,3 +27,17 @@ def test_a_dark_disc_on_the_15_line_over_a_numeral_is_found(number, disc):
     d = min(reading.discs, key=lambda d: math.dist((d.x_mm, d.y_mm), (t.x_mm, t.y_mm)))
     assert math.dist((d.x_mm, d.y_mm), (t.x_mm, t.y_mm)) < 1.5
     assert d.team == t.team and (d.zone == t.zone() or d.uncertain)
+
+
+def test_a_worn_disc_beside_the_hole_is_read_or_flagged_from_scratch():
+    """A worn navy 15 beside the 20 hole, 2.6 mm off its edge (retired play-317 54, a bare
+    photo): its face, patched with wear, is too uneven to read, and its rim, followed all
+    round, was passed over as a ring against the hole's edge, so nothing was said of it. A
+    ring against the hole is followed over the hole's arc only."""
+    image, facts, _ = scenes.bench_frame("play", 317, 54)
+    reading = read_board(image)
+    t = min((t for t in facts["discs"] if t["zone"] == 15),
+            key=lambda t: math.hypot(t["x_mm"], t["y_mm"]))
+    assert math.hypot(t["x_mm"], t["y_mm"]) < 40  # (beside the hole)
+    d, px = scenes.nearest(reading, t)
+    assert px < 5 and (d.uncertain or (d.zone, d.team) == (15, t["team"]))
