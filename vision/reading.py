@@ -733,10 +733,17 @@ def _unread_face(seen: _Seen, i: int) -> bool:
     round a face that changed the board at all (see :func:`_look`)."""
     if not seen.unseen[i]:
         return _changed_face(seen, i)
-    if float(seen.change[i]) < seen.face_least:
+    change = float(seen.change[i])
+    if change < seen.face_least:
         return False
-    return _clean_rim(seen, i) or (float(seen.contrast[i]) >= MIN_FACE_CONTRAST
-                                   and _changed_face(seen, i))
+    # (or a rim followed as a read disc's is, round a face that changed the board many times
+    # more than a disc must, against the board's round look too: a pale disc on a pale board
+    # over a veneer seam the empty board's picture had marked as something lying there,
+    # retired layouts-318 9, changed it 6.5 times as much and was missed with nothing said)
+    return _clean_rim(seen, i) or (
+        (float(seen.contrast[i]) >= MIN_FACE_CONTRAST
+         or (seen.rims[i].coverage >= MIN_COVERAGE and change >= UNSEEN_CHANGE * seen.face_least))
+        and _changed_face(seen, i))
 
 
 def _rims_unread(seen: _Seen, discs: list[DiscReading],
@@ -764,6 +771,8 @@ def _rims_unread(seen: _Seen, discs: list[DiscReading],
     return out
 
 
+UNSEEN_CHANGE = 5.0  # where the empty board was not seen bare, a face changed this many times the
+#                      least a disc's face does is looked at as a disc may be, like the board or not
 LIGHTER_CHANGE = 1.5   # a face lighter than the empty board by this many times the least a
 #                        disc changes it, by brightness alone, is looked at as a disc may be
 LIGHT_HUE = 0.05       # a face's change from the empty board this near grey, by its amount,
