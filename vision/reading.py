@@ -50,7 +50,7 @@ from vision.registration import (
 )
 from vision.rings import agreement
 from vision.seats import find_turn, place_seats
-from vision.sides import ANY_SET_DARK, ANY_SET_LIGHT, RGB, agreed_colour, assign, middle_colour
+from vision.sides import RGB, agreed_colour, assign, luma_of, middle_colour, of_any_set
 from vision.stacks import stacked
 from vision.unread import (
     BESIDE_DOUBT,
@@ -635,13 +635,13 @@ def _maybe_not_disc(d: DiscReading) -> bool:
 def _against_doubtful(discs: list[DiscReading], colours: tuple[RGB | None, RGB | None] | None
                       ) -> list[DiscReading]:
     """The discs, those sure of their side only against discs that may not be discs (or are
-    unsure of their own side) flagged.
-    With no side's colour known, a side is told by contrast: the darker colour is team 0. When
-    every disc of the other colour turned out in doubt of being a disc (a score sheet's corner
-    and a hand's patches over a black and red board showing its reds only), the reds were
-    read as the darker side, sure; without those, one colour says no side (black and white
-    apart: they are the dark and the light side of any set). A disc of the other colour that
-    is itself unsure of its side (a glared one in the ditch) does not tell them either."""
+    unsure of their own side) flagged. With no side's colour known, a side is told by
+    contrast: the darker colour is team 0. When every disc of the other colour turned out in
+    doubt of being a disc (a score sheet's corner and a hand's patches over a black and red
+    board showing its reds only), the reds were read as the darker side, sure; without those,
+    one colour says no side (black and white apart: they are the dark and the light side of
+    any set). A disc of the other colour itself unsure of its side (a glared one in the
+    ditch) does not tell them either."""
     if colours is not None and any(c is not None for c in colours):
         return discs
     for k in (0, 1):
@@ -650,10 +650,8 @@ def _against_doubtful(discs: list[DiscReading], colours: tuple[RGB | None, RGB |
             continue
         out = []
         for d in discs:
-            luma = 0.299 * d.colour[0] + 0.587 * d.colour[1] + 0.114 * d.colour[2]
-            any_set = luma < ANY_SET_DARK if d.team == 0 else luma > ANY_SET_LIGHT
             if (d.team != k and d.side_sure and d.zone > 0 and not d.in_ditch
-                    and not any_set):
+                    and not of_any_set(d.team, luma_of(d.colour))):
                 d = replace(d, side_sure=False)
                 d = d if d.uncertain else d.flagged(AGAINST_DOUBTFUL)
             out.append(d)

@@ -303,12 +303,23 @@ def _ditch_only(sides: Sides, scoring: np.ndarray, faces: np.ndarray) -> Sides:
     on = {int(t) for t in teams[scoring]}
     if len(on) != 1 or len(set(teams.tolist())) != 2:
         return sides
-    luma = float(np.median(faces[scoring] @ np.array([0.299, 0.587, 0.114])))
-    team = on.pop()
-    if (team == 0 and luma < ANY_SET_DARK) or (team == 1 and luma > ANY_SET_LIGHT):
+    if of_any_set(on.pop(), float(np.median(luma_of(faces[scoring])))):
         return sides
     sure = np.array(sides.sure) & ~scoring
     return replace(sides, sure=tuple(bool(v) for v in sure))
+
+
+def luma_of(rgb: np.ndarray | RGB) -> np.ndarray:
+    """RGB luma (0 to 255) of a colour or of colours (..., 3)."""
+    return np.asarray(rgb, np.float64) @ np.array([0.299, 0.587, 0.114])
+
+
+def of_any_set(team: int, luma: np.ndarray | float) -> bool:
+    """Whether faces this dark (team 0) or this light (team 1), every one, are that side's in
+    any set: black is the dark side of whatever set it is in, white or pale natural the
+    light."""
+    return bool(np.all(np.asarray(luma) < ANY_SET_DARK) if team == 0
+                else np.all(np.asarray(luma) > ANY_SET_LIGHT))
 
 
 def _dark_or_light(sides: Sides, scoring: np.ndarray, faces: np.ndarray) -> Sides:
@@ -320,9 +331,7 @@ def _dark_or_light(sides: Sides, scoring: np.ndarray, faces: np.ndarray) -> Side
     teams, sure = np.array(sides.teams, int), np.array(sides.sure, bool)
     if sides.doubt or not scoring.any() or sure[scoring].any() or len(set(teams[scoring])) != 1:
         return sides
-    luma = faces[scoring] @ np.array([0.299, 0.587, 0.114])
-    team = int(teams[scoring][0])
-    if (team == 0 and (luma < ANY_SET_DARK).all()) or (team == 1 and (luma > ANY_SET_LIGHT).all()):
+    if of_any_set(int(teams[scoring][0]), luma_of(faces[scoring])):
         sure[scoring] = True
         return replace(sides, sure=tuple(bool(v) for v in sure))
     return sides
