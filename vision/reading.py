@@ -230,7 +230,11 @@ def confirmed_colours(known: tuple[RGB | None, RGB | None] | None,
     The discs that score teach it: the players check the totals, and a disc that scores
     nothing goes unchecked whatever its side. Those sure of their side teach it alone; failing
     them, the side's scoring discs in doubt of it (a board of one colour) only if two or more
-    agree on one colour, since a lone disc in doubt may be a black greyed by glare. Discs in
+    agree on one colour, since a lone disc in doubt may be a black greyed by glare, and only
+    where the other side's scoring discs are not sure of theirs: beside them, discs unsure of
+    their side were so for their own colour, not for want of another (three dark wood discs
+    glared alike to a grey-brown, confirmed, had the next round read a pink 5 as the dark
+    side, sure). Discs in
     the ditch teach nothing, however alike: a third set kept there is as alike (a green set
     in the ditch beside a dark red and a red one, confirmed for one dark red's 5, was taken
     for the other side, and the next rounds' reds were all read as one side, sure)."""
@@ -238,8 +242,11 @@ def confirmed_colours(known: tuple[RGB | None, RGB | None] | None,
     out: list[RGB | None] = []
     for k in (0, 1):
         scoring = [d for d in reading.discs if d.team == k and d.zone > 0 and not d.in_ditch]
+        other_sure = any(d.team != k and d.zone > 0 and not d.in_ditch and d.side_sure
+                         for d in reading.discs)
         sure = [d.colour for d in scoring if d.side_sure]
-        colour = middle_colour(sure) if sure else agreed_colour([d.colour for d in scoring])
+        colour = (middle_colour(sure) if sure else
+                  None if other_sure else agreed_colour([d.colour for d in scoring]))
         out.append(colour or old[k])
     return out[0], out[1]
 

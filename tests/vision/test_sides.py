@@ -456,3 +456,24 @@ def test_sides_told_only_against_what_may_not_be_discs_are_not_sure():
     for t, d, px in discs:
         assert px < 5 and t["team"] == 1
         assert d.team == 1 or (d.uncertain and not d.side_sure)
+
+
+def test_discs_unsure_of_their_side_beside_the_other_sides_sure_ones_teach_nothing():
+    """Three dark wood discs glared alike to a grey-brown, unsure of their side beside three
+    sure pinks, confirmed (retired play-325 89): taught as the dark side's colour, the next
+    round read a pink 5 nearer that grey-brown as the dark side, sure. Unsure beside a sure
+    side, they were so for their own colour, not for want of another."""
+    from rules.board import STANDARD
+    from vision.projection import CameraModel
+    from vision.reading import Reading, confirmed_colours
+
+    pink, glared = (254, 181, 214), (153, 129, 117)
+    discs = (*(_read(pink, 1, 15) for _ in range(3)),
+             *(_read(c, 0, 10, sure=False) for c in (glared, (149, 123, 111), (155, 132, 122))))
+    camera = CameraModel(100, 100, 100.0, 100.0, 50.0, 50.0)
+    reading = Reading(discs, (glared, pink), camera, STANDARD, True, "bottom")
+    assert confirmed_colours(None, reading) == (None, pink)
+    # with no sure disc of the other side, agreeing unsure discs still teach (a board of one
+    # colour)
+    alone = Reading(discs[3:], (glared, None), camera, STANDARD, True, "bottom")
+    assert confirmed_colours(None, alone) == ((153, 129, 117), None)
