@@ -42,6 +42,8 @@ MODES: tuple[SensorMode, ...] = (
 
 TYPICAL_HFOV_DEG = 66.0  # across the long side: phones, webcams and the Pi modules alike
 UNKNOWN_LENS_SIGMA = 0.25  # how far any camera's lens may lie from a guess by the frame's shape
+FIT_SIGMA = 0.1  # the most a board fit is let move a guessed focal length (relative), looser
+#                  than that it wanders; a guess held tighter is taken as the lens's own
 
 
 @dataclass(frozen=True)
@@ -69,4 +71,4 @@ def focal_guess(width: int, height: int, focal_px: float | None = None) -> Focal
                           max(0.04, spread))
     long_side = max(width, height)
     f = long_side / 2 / math.tan(math.radians(TYPICAL_HFOV_DEG / 2))
-    return FocalGuess(f, UNKNOWN_LENS_SIGMA, "a typical lens", 0.2)
+    return FocalGuess(f, UNKNOWN_LENS_SIGMA, "a typical lens", FIT_SIGMA)

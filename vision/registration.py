@@ -28,7 +28,7 @@ from rules.board import STANDARD, Board
 from vision import coarse as coarselib
 from vision.errors import NoBoardFound, TooDark
 from vision.hole import measure_hole
-from vision.lens import focal_guess
+from vision.lens import FIT_SIGMA, focal_guess
 from vision.projection import CameraModel, looking_down
 from vision.rings import (
     Measure,
@@ -178,7 +178,7 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
     total = sum(k.samples for k in circles(board))
     # An unknown lens: if the fit does not take from the typical focal length, start again
     # from shorter and longer ones (a phone held at an angle needs about the right one).
-    known = guess.prior_sigma < 0.1
+    known = guess.prior_sigma < FIT_SIGMA
 
     def good(b: tuple | None) -> bool:
         return b is not None and b[2] > GOOD_AGREEMENT and b[1].sigma_mm <= 1.5
@@ -218,7 +218,7 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
         return got
 
     # each hypothesis with the lens as expected, then the likeliest with other focal lengths
-    expected = Priors(guess.focal_px, min(guess.prior_sigma, 0.1))
+    expected = Priors(guess.focal_px, guess.prior_sigma)
     best: tuple[CameraModel, RingFit, float, Board, float] | None = None
     best_c = hypotheses[0]
     for i, c in enumerate(hypotheses):
@@ -263,7 +263,7 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
     # all (a phone's unknown lens, a board near the frame's edge pulling the pose off)
     if best is None or best[2] < MIN_AGREEMENT + 0.15:
         for k in (0.73, 1.37, 0.55):
-            got = attempt(best_c, Priors(guess.focal_px * k, min(guess.prior_sigma, 0.1)))
+            got = attempt(best_c, Priors(guess.focal_px * k, guess.prior_sigma))
             if got is not None and known:
                 # A known lens whose own fit went astray (a board near the frame's edge can
                 # pull the first pose off): another focal length's fit is only a better start;
@@ -312,7 +312,7 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
             f"no crokinole board in {name}: its lines could not be followed around the "
             "centre; make sure the whole playing surface is in view, in focus and lit")
     priors = (Priors(guess.focal_px, guess.prior_sigma) if known
-              else Priors(best[0].fx, min(guess.prior_sigma, 0.1)))
+              else Priors(best[0].fx, guess.prior_sigma))
     if measure:
         inside = _outer_inside(grey, best, board, priors)
         if inside is not None:
@@ -712,7 +712,7 @@ def refit_camera(grey: np.ndarray, camera: CameraModel, board: Board, focal_sigm
     its agreement with the lines, or None when the lines are lost. (The focal length is held
     as :func:`find_board` holds a guessed lens: its uncertainty, ``focal_sigma``, may be wider
     than a fit can be let move it.)"""
-    priors = Priors(camera.fx, min(max(focal_sigma, 0.01), 0.1))
+    priors = Priors(camera.fx, min(max(focal_sigma, 0.01), FIT_SIGMA))
     got = _stages(grey, camera, board, board, priors, "none", polarity)
     if got is None or got[1].sigma_mm > 1.5:
         return None
