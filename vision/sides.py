@@ -157,15 +157,16 @@ def _hue_apart(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def _beside_lone(x: np.ndarray, labels: np.ndarray
-                 ) -> tuple[int, np.ndarray, np.ndarray] | None:
-    """Of five discs or more, the one that is a group by itself, with the others' two-way
-    split (their labels and the two colours' centres); or None."""
+                 ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray] | None:
+    """Of five discs or more, the one that is a group by itself, with the others' colours
+    and their two-way split (labels, and the two colours' centres); or None."""
     sizes = np.bincount(labels, minlength=2)
     if len(x) < 5 or sizes.min() != 1:
         return None
     lone = int(np.flatnonzero(labels == int(np.argmin(sizes)))[0])
-    sub, centres = two_means(x[np.arange(len(x)) != lone])
-    return lone, sub, centres
+    rest = x[np.arange(len(x)) != lone]
+    sub, centres = two_means(rest)
+    return lone, rest, sub, centres
 
 
 def _lone(x: np.ndarray, labels: np.ndarray
@@ -176,12 +177,11 @@ def _lone(x: np.ndarray, labels: np.ndarray
     found = _beside_lone(x, labels)
     if found is None:
         return None
-    lone, sub, centres = found
-    rest = x[np.arange(len(x)) != lone]
+    lone, rest, sub, centres = found
     if (np.bincount(sub, minlength=2).min() < 2 or _hue_apart(*centres) <= _THIRD_HUE
             or not _apart(rest, sub, centres)):
         return None
-    return found
+    return lone, sub, centres
 
 
 def _shades_beside_lone(x: np.ndarray, labels: np.ndarray) -> bool:
@@ -192,8 +192,7 @@ def _shades_beside_lone(x: np.ndarray, labels: np.ndarray) -> bool:
     found = _beside_lone(x, labels)
     if found is None:
         return False
-    lone, sub, centres = found
-    rest = x[np.arange(len(x)) != lone]
+    _, rest, sub, centres = found
     return bool(np.bincount(sub, minlength=2).min() >= 2 and _apart(rest, sub, centres))
 
 
