@@ -224,9 +224,34 @@ def disc_scale(view: TopView, board: Board, at: np.ndarray | None = None,
     there stand out most together (a disc or two, too few to outweigh the board's own rings
     over the whole surface, still say their size). ``image``: what to look for rings in
     instead of the view (its difference from the empty board, where the board's own pegs,
-    print and grain, which ring at every size, are gone). ``larger_gain``: how much above
-    the expected size's a larger size's rings must stand, if not ``SCALE_GAIN`` (in the
-    difference a disc's edge rings broadly, and most of all at the smallest sizes)."""
+    print and grain, which ring at every size, are gone). ``larger_gain``: see
+    :func:`scale_said`."""
+    return scale_said(ring_scores(view, board, at, image), larger_gain)
+
+
+def scale_said(scores: tuple[float, ...], larger_gain: float | None = None) -> float:
+    """The size (one of ``SCALES``) rings scored per size (:func:`ring_scores`) say the discs
+    are: the best, if clearly above the expected size's; 1 otherwise. ``larger_gain``: how far
+    above the expected size's the best larger size's rings must stand for it to be said
+    first, if at all (in the difference from the empty board a disc's edge rings broadly, and
+    most of all at the smallest sizes)."""
+    if not scores:
+        return 1.0
+    best = int(np.argmax(scores))
+    at_one = scores[SCALES.index(1.0)]
+    if larger_gain is not None:
+        larger = max((i for i, k in enumerate(SCALES) if k > 1.0), key=lambda i: scores[i])
+        if scores[larger] > larger_gain * at_one + 1.0:
+            return SCALES[larger]
+    if SCALES[best] != 1.0 and scores[best] > SCALE_GAIN * at_one + 1.0:
+        return SCALES[best]
+    return 1.0
+
+
+def ring_scores(view: TopView, board: Board, at: np.ndarray | None = None,
+                image: np.ndarray | None = None) -> tuple[float, ...]:
+    """How strongly rings of each size in ``SCALES`` stand out on the playing surface (or at
+    ``at``; see :func:`disc_scale`); empty when ``at`` falls outside the view."""
     a, b, _ = _tensor(view.image if image is None else image, view, board)
     h, w = a.shape
     on = (view.radius < board.outer_radius) & (view.radius > board.hole_diameter / 2 + 4.0)
@@ -245,7 +270,7 @@ def disc_scale(view: TopView, board: Board, at: np.ndarray | None = None,
             if 0 <= r < h and 0 <= c < w:
                 cells.append((r, c))
         if not cells:
-            return 1.0
+            return ()
     scores = []
     for k in SCALES:
         radius = board.disc_radius * view.ppm * k
@@ -257,15 +282,7 @@ def disc_scale(view: TopView, board: Board, at: np.ndarray | None = None,
             scores.append(float(sum(_dilated_at(resp, element, r, c) for r, c in cells)))
             continue
         scores.append(_peak_score(resp, element, on, box))
-    best = int(np.argmax(scores))
-    at_one = scores[SCALES.index(1.0)]
-    if larger_gain is not None:
-        larger = max((i for i, k in enumerate(SCALES) if k > 1.0), key=lambda i: scores[i])
-        if scores[larger] > larger_gain * at_one + 1.0:
-            return SCALES[larger]
-    if SCALES[best] != 1.0 and scores[best] > SCALE_GAIN * at_one + 1.0:
-        return SCALES[best]
-    return 1.0
+    return tuple(scores)
 
 
 def _box(mask: np.ndarray) -> tuple[int, int, int, int] | None:
