@@ -29,10 +29,13 @@ from vision import rims as rimlib
 from vision.calibration import Calibration, check_frame
 from vision.discs import (
     PX_PER_MM,
+    SCALES,
     board_light,
     candidates,
     disc_scale,
     ditch_colour,
+    ring_scores,
+    scale_said,
     surround_colour,
     top_view,
     view_maps,
@@ -390,18 +393,23 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         def board_size(s: float) -> bool:
             return SURFACE_IN[0] <= _inches(board, s) <= SURFACE_IN[1]
 
-        k = (disc_scale(seen_.view, board) if seen_.diff is None else
-             disc_scale(seen_.view, board, image=seen_.diff.rings_image,
-                        larger_gain=CHANGES_LARGER_GAIN))
-        if k == 1.0 and seen_.diff is not None:
-            k = _wide_size(seen_)
+        if seen_.diff is None:
+            scores = ring_scores(seen_.view, board)
+            k = scale_said(scores)
+        else:
+            scores = ring_scores(seen_.view, board, image=seen_.diff.rings_image)
+            k = scale_said(scores, larger_gain=CHANGES_LARGER_GAIN)
+            if k == 1.0:
+                k = _wide_size(seen_)
+        k, other = _best_followed(frame, calibration, reg, board, seen_, k, scores, board_size)
         if k != 1.0 and board_size(1.0 / k):  # taken only if more discs are found at that
             # size, within the same outer line (a larger board taken reaches onto the table),
             # their radii agreeing; against the empty board the rings are the changes' own,
             # not the board's print, and a larger size they say is taken unless clearly fewer
             # discs are found at it
             # (discs larger than the size looked at can ring twice, inflating its count)
-            other = _look(frame, calibration, *_rescaled(reg, board, 1.0 / k))
+            if other is None:
+                other = _look(frame, calibration, *_rescaled(reg, board, 1.0 / k))
             if _more_discs(seen_, other, k, board, least=3,
                            share=CHANGES_SIZE_SHARE if seen_.diff is not None and k > 1.0
                            else 1.0):
@@ -1091,6 +1099,57 @@ def _round_followed(look: _Seen) -> float:
     """How much of their round a look's discs' rims were followed, all told (each disc's
     share summed)."""
     return sum(look.rims[i].coverage for i in look.keep)
+
+
+SIZE_FOLLOWED = 0.75  # a size whose discs' rims were followed round less than this share of
+#                      their round, on average, is in doubt: the size ringing best on the
+#                      other side of the expected one is looked at too
+SIZE_GAIN = 0.1  # ... and tried instead only if its discs' rims were followed round this much
+#                  more of their round on average than at the expected size, and more in all
+#                  (a 20.6-inch board's worn discs, a quarter larger than the tournament
+#                  board's, rang in the difference from the empty board most at the smallest
+#                  size looked for, each worn face ringing as several discs followed round 0.53
+#                  of their round; at their own size, 0.89. Of the 800 tuning and retired frames
+#                  read against their empty boards, the rule brought 14 nearer their board's
+#                  size and none farther; of 400 read from scratch, 31 and none)
+
+
+def _best_followed(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
+                   board: Board, seen: _Seen, k: float, scores: tuple[float, ...],
+                   board_size: Callable[[float], bool]) -> tuple[float, _Seen | None]:
+    """The size to try the discs at (``k`` as the rings, or against the empty board the
+    rims, proposed it; 1 for none) and the look at it if one was taken. Rings stand out at
+    other sizes than the discs' own too (a worn face rings within itself, a disc's soft edge
+    in the difference broadly, a board's print at every size), so where the discs the
+    proposal (or the expected size, with none) finds are followed round less than
+    ``SIZE_FOLLOWED`` of their round, the sizes ringing best on the other side of the
+    expected one (both sides, with no proposal) are looked at, and one whose discs are
+    followed round clearly more, on average and in all, is tried instead: at their own size
+    discs' rims are followed all round."""
+    at_one = SCALES.index(1.0)
+    look = None
+    if k != 1.0:
+        if not board_size(1.0 / k):
+            return k, None
+        look = _look(frame, calibration, *_rescaled(reg, board, 1.0 / k))
+    if not scores or _followed(look or seen) >= SIZE_FOLLOWED:
+        return k, look
+    smaller, larger = range(at_one), range(at_one + 1, len(SCALES))
+    sides = [smaller] if k > 1.0 else [larger] if k < 1.0 else [smaller, larger]
+    best = (k, look)
+    for side in sides:
+        size = SCALES[max(side, key=lambda i: scores[i])]
+        if not board_size(1.0 / size):
+            continue
+        cand = _look(frame, calibration, *_rescaled(reg, board, 1.0 / size))
+        if (_followed(cand) < _followed(seen) + SIZE_GAIN
+                or _round_followed(cand) <= _round_followed(seen)):
+            continue
+        than = best[1]
+        if than is None or (_followed(cand) > _followed(than)
+                            and _round_followed(cand) > _round_followed(than)):
+            best = (size, cand)
+    return best
 
 
 def _rounder(other: _Seen, than: _Seen) -> bool:

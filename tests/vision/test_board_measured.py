@@ -201,6 +201,26 @@ def test_discs_measured_free_of_the_size_taken_say_the_board_s_size(boards, numb
                                  rel=0.05), reading.notes
 
 
+@pytest.mark.parametrize(("boards", "seed", "number", "calibrated"), [
+    ("layouts", 328, 12, True), ("layouts", 328, 14, True), ("layouts", 328, 13, False),
+    ("play", 11, 30, False),
+])
+def test_discs_followed_round_say_a_small_board_s_size(boards, seed, number, calibrated):
+    """A 20.6-inch board's worn discs (retired layouts-328) and a 21-inch black board's
+    (tuning play-11 30), their discs a quarter larger than a tournament board's would look:
+    their worn faces and the board's print ring most at the smallest size looked for, and
+    read at it each disc was found as a smaller one, or two, followed round half their round
+    (the board taken as a 33-inch one, zones read out wrong with nothing said). At the size
+    ringing best on the other side their rims are followed all round, and the board is taken
+    within 5 % of its size."""
+    frame, truth, cal = scenes.bench_frame(boards, seed, number, calibrated=calibrated)
+    reading = read_board(frame, cal)
+    # (the calibration holds the outer line at the tournament's radius, which sets its scale)
+    taken = reading.board.outer_radius / (cal.board.outer_radius if cal else 1.0)
+    true = truth["board"]["outer_radius"] / (STANDARD.outer_radius if cal else 1.0)
+    assert taken == pytest.approx(true, rel=0.05), reading.notes
+
+
 def test_a_round_with_two_discs_is_read_at_the_size_an_earlier_round_measured():
     """A 22-inch board under a fixed rig: the first round's many discs show them a fifth larger
     than a tournament board's would look, so the board is taken at its true size. A later round
