@@ -389,14 +389,17 @@ def _tensor_of(img: np.ndarray, view: TopView, board: Board
 
 
 def candidates(view: TopView, board: Board, *, min_strength: float = 4.0,
-               also: np.ndarray | None = None) -> list[Candidate]:
+               also: np.ndarray | None = None, dim: float | None = None) -> list[Candidate]:
     """Points of the top view circled by a rim of the disc's size (module docstring).
 
     A point's strength is the radial edge energy of its ring's weakest sectors (all but the
     few weakest), over the board's typical edge energy: a rim shows all round, while a line
-    the ring touches, a numeral or a plank's edge fills a sector or two at most. ``also``:
-    another picture of the board to look for rims in at once, on the playing surface (its
-    difference from the empty board, where the board's own lines and print are gone)."""
+    the ring touches, a numeral or a plank's edge fills a sector or two at most; a candidate's
+    ring stands above ``min_strength`` in its mean and its weakest sectors. ``also``: another
+    picture of the board to look for rims in at once, on the playing surface (its difference
+    from the empty board, where the board's own lines and print are gone). ``dim``: a lower
+    strength, down to which dimmer rings are listed too, after the candidates (the same ones
+    as without it), each a local maximum of the strength that is not a candidate."""
     a, b, _ = _tensor(view.image, view, board)
     rr = view.radius
     if also is not None:
@@ -411,14 +414,25 @@ def candidates(view: TopView, board: Board, *, min_strength: float = 4.0,
         rr > board.hole_diameter / 2 - 4.0) & wholly_seen(view, board.disc_radius + 2.0)
     span = int(2 * round(0.55 * board.disc_radius * view.ppm) + 1)
     element = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (span, span))
-    rows, cols = np.nonzero((score > min_strength) & on_board)
+    floor = min_strength if dim is None else min(dim, min_strength)
+    rows, cols = np.nonzero((score > floor) & on_board)
     # (each point's sectors along a contiguous row: the same order statistic)
     weak = np.partition(np.ascontiguousarray(sectors[:, rows, cols].T), _WEAK_SECTORS,
                         axis=1)[:, _WEAK_SECTORS]
-    strength = np.zeros_like(score)
-    strength[rows, cols] = weak
-    local = cv2.dilate(strength, element)
-    keep = (strength >= local) & (strength > min_strength)
+    full = np.zeros_like(score)
+    full[rows, cols] = weak
+    strength = np.where(score > min_strength, full, 0.0) if dim is not None else full
+    keep = (strength >= cv2.dilate(strength, element)) & (strength > min_strength)
+    found = _ranked(view, score, strength, keep)
+    if dim is not None:
+        found += _ranked(view, score, full, (full >= cv2.dilate(full, element))
+                         & (full > dim) & ~keep)
+    return found
+
+
+def _ranked(view: TopView, score: np.ndarray, strength: np.ndarray, keep: np.ndarray
+            ) -> list[Candidate]:
+    """The points ``keep`` marks, strongest first, MAX_CANDIDATES at most."""
     rows, cols = np.nonzero(keep)
     top = np.argsort(-strength[rows, cols], kind="stable")[:MAX_CANDIDATES]
     rows, cols = rows[top], cols[top]

@@ -986,21 +986,30 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
                                     FACE_PER_NOISE * _face_noise(diff, view, board)))
         cands = _changed(candidates(view, board, also=diff.rings_image), diff, view,
                          board, face_least)
+        dim = 0
     else:
-        cands = candidates(view, board)
+        cands, dim = _with_dim(candidates(view, board, min_strength=STRENGTH,
+                                          dim=DIM_STRENGTH), board)
     levels = (calibration.clutter if calibration is not None and calibration.clutter
               else rimlib.clutter(frame, reg.camera, board))
     centres = np.array([[c.x_mm, c.y_mm] for c in cands]).reshape(-1, 2)
-    rims = [r for r in rimlib.measure(frame, reg.camera, centres, board, levels)
-            if r is not None]
+    strong = len(cands) - dim
+    # (the dim apart: measured together, each rim's fit is a hair off, and a loose one's may
+    # settle elsewhere)
+    measured = (rimlib.measure(frame, reg.camera, centres[:strong], board, levels)
+                + (rimlib.measure(frame, reg.camera, centres[strong:], board, levels)
+                   if dim else []))
+    taken = [(k, r) for k, r in enumerate(measured) if r is not None and (
+        k < strong or (r.coverage >= DIM_COVERAGE and r.spread_mm <= DIM_SPREAD_MM))]
+    rims = [r for _, r in taken]
+    dimmed = [k >= strong for k, _ in taken]  # (a dim candidate's rim is never read as a
+    # disc, only flagged where one may lie)
     xy = np.array([[r.x_mm, r.y_mm] for r in rims]).reshape(-1, 2)
     faces, even = rimlib.face_colours(frame, reg.camera, rims, board.disc_radius)
-    light = board_light(view, xy, board)[:, ::-1]
-    around = np.where((np.hypot(xy[:, 0], xy[:, 1]) < board.surface_radius)[:, None], light,
-                      ditch_colour(view, xy, board)[:, ::-1])
-    ring, lit = surround_colour(view, xy, board)
-    around = np.where(np.isnan(ring), around, ring[:, ::-1])
-    lit = np.where(np.isnan(lit), around, lit[:, ::-1])
+    light, around, lit = _surroundings(view, xy, board)
+    if any(dimmed):  # (the others' surroundings as without them: masked by the others alone)
+        sure = ~np.array(dimmed)
+        light[sure], around[sure], lit[sure] = _surroundings(view, xy[sure], board)
     contrast = np.linalg.norm(np.log(faces + 8.0) - np.log(around + 8.0), axis=1)
     change = res = None
     light_only = np.zeros(len(rims), bool)
@@ -1020,7 +1029,7 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
     unseen = (np.zeros(len(rims), bool) if diff is None or diff.rough is None else
               _touches(diff.rough, view, xy, board.disc_radius))
     keep = [i for i, r in enumerate(rims)
-            if not light_only[i]
+            if not light_only[i] and not dimmed[i]
             and not (unseen[i] and not r.in_ditch and float(change[i]) < face_least)
             and _is_disc(r, faces[i], even[i], float(contrast[i]), lit[i], board,
                          None if change is None or r.in_ditch or unseen[i]
@@ -1028,6 +1037,45 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
     keep = _distinct([rims[i] for i in keep], keep, board)
     return _Seen(reg, board, view, diff, least, face_least, rims, faces, light, change, keep,
                  even, contrast, res, light_only, unseen)
+
+
+STRENGTH = 4.0  # from a bare photo, a candidate's weakest sectors stand this far above the
+#                board's typical edge energy (see :func:`vision.discs.candidates`)
+DIM_STRENGTH = 2.0  # ... or, dimmer, this far: a natural disc on a natural board, its rim
+#                     a thin shadow against strong grain (2.4 to 3.3 on retired 321/322)
+DIM_MEAN = 15.0  # ... its ring's mean below this (a line or the hole's edge, touching a ring
+#                  over a sector or two, makes its mean 36 to 94 where its weakest are dim)
+DIM_COVERAGE = 0.7  # ... its rim followed over this share of its round
+DIM_SPREAD_MM = 0.5  # ... this tightly: of 1,393 dim candidates on 317/318 and 321/322's
+#                      wooden boards, 10 were discs nothing else found and 1 something else
+
+
+def _with_dim(found: list, board: Board) -> tuple[list, int]:
+    """From a bare photo, the candidates (strongest first), followed by the dim ones clear of
+    them, and how many of those: a dim one is measured as a rim and kept only if its rim is
+    followed cleanly over most of its round, and then never read as a disc, only flagged
+    where one may lie (as any rim not read is, see :func:`_rejected`): what it encloses is
+    not sure enough to be counted, nor to teach the sides' colours."""
+    strong = [c for c in found if c.score > STRENGTH and c.energy > STRENGTH]
+    xy = np.array([[c.x_mm, c.y_mm] for c in strong]).reshape(-1, 2)
+    dim = [c for c in found[len(strong):] if c.score < DIM_MEAN
+           and not (np.hypot(xy[:, 0] - c.x_mm, xy[:, 1] - c.y_mm)
+                    < 1.6 * board.disc_radius).any()]
+    return strong + dim, len(dim)
+
+
+def _surroundings(view: Any, xy: np.ndarray, board: Board
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For discs at ``xy`` (n, 2 mm; RGB): the playing surface's light near each
+    (:func:`vision.discs.board_light`), the colour round each that its face must differ from
+    (just round it, else that light or the ditch floor's), and that ring's lighter quarter;
+    the discs themselves masked from all three."""
+    light = board_light(view, xy, board)[:, ::-1]
+    around = np.where((np.hypot(xy[:, 0], xy[:, 1]) < board.surface_radius)[:, None], light,
+                      ditch_colour(view, xy, board)[:, ::-1])
+    ring, lit = surround_colour(view, xy, board)
+    around = np.where(np.isnan(ring), around, ring[:, ::-1])
+    return light, around, np.where(np.isnan(lit), around, lit[:, ::-1])
 
 
 def _faint(seen: _Seen, i: int) -> bool:
