@@ -684,6 +684,8 @@ LIKE_COVERAGE = 0.8  # from scratch, a rim followed over this share of its round
 LIKE_SPREAD_MM = 0.3  # ... this tightly, round a face this even, is a disc's whatever its colour
 LIKE_POINTS = 20
 LIKE_EVEN = 0.15  # (the board's grain shows through a natural disc's face too)
+LIKE_CHANGE = 0.5  # against the empty board, such a rim round a face that changed it this share
+#                    of the least a disc's face does
 UNEVEN_COVERAGE = 0.7  # ... or over this share, this tightly, round a face standing out this
 UNEVEN_SPREAD_MM = 0.45  # much from the board around it, however uneven (glare, wear: a worn
 UNEVEN_CONTRAST = 0.5    # pale disc on a light board, its rim scattered 0.4 mm by the wear's
@@ -743,10 +745,16 @@ def _unread_face(seen: _Seen, i: int) -> bool:
     on it), a bare photo's terms (:func:`_clean_rim`), or that change round a face unlike the
     board round it as a bare photo's disc must be (a bare patch a fingertip's outline framed
     is the board's own colour; a navy disc on a black board where an arm lay is not); either
-    round a face that changed the board at all (see :func:`_look`)."""
-    if not seen.unseen[i]:
-        return _changed_face(seen, i)
+    round a face that changed the board at all (see :func:`_look`). Where it was seen bare, a
+    rim clean on a bare photo's terms round a face that changed it half as much as a disc's
+    must says one too (a natural disc on a pale board, its rim followed 0.23 mm tightly over
+    86 % of its round at the disc's own radius, changed it 0.85 times as much: retired
+    play-327 38, missed with nothing said); the board's own print is on the empty board too,
+    and changes nothing."""
     change = float(seen.change[i])
+    if not seen.unseen[i]:
+        return _changed_face(seen, i) or (change >= LIKE_CHANGE * seen.face_least
+                                          and _clean_rim(seen, i))
     if change < seen.face_least:
         return False
     # (or a rim followed as a read disc's is, round a face that changed the board many times
