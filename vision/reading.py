@@ -1373,11 +1373,24 @@ def _disc_confidence(zone: int, margin: float, sigma: float, side_sure: bool,
     return out, doubt
 
 
+FAINT_STEP = 25.0  # a rim whose colour step (log units x 100 per mm) is below this, as one in
+#                    twenty discs' are (their median 88), ...
+FAINT_STEP_COVERAGE = 0.6  # ... followed over less than this share of its round, says little
+#                           of a disc: from scratch on the tuning frames and 327/328, 16 sure
+#                           discs were such, 14 of them no disc (a window's glare on a black
+#                           board's varnish, its edge's arc passing for a rim: tuning play-11
+#                           64 to 67), of 2,041 discs read
+FAINT_STEP_SEEN = 0.4  # ... and its rim's confidence is at most this (below a half: flagged)
+
+
 def _rim_confidence(rim: rimlib.Rim, change: float | None, least: float | None) -> float:
     """How surely its rim says a candidate is a disc, 0 to 1: the share of its round seen
-    (six tenths is plenty) and how tightly it follows the circle; a face that changed the
-    empty board well beyond any noise says so too."""
+    (six tenths is plenty) and how tightly it follows the circle, and not much where a faint
+    rim was followed over little of its round; a face that changed the empty board well
+    beyond any noise says so too."""
     out = min(1.0, rim.coverage / 0.6) * float(np.clip((0.6 - rim.spread_mm) / 0.3, 0.0, 1.0))
+    if rim.contrast < FAINT_STEP and rim.coverage < FAINT_STEP_COVERAGE:
+        out = min(out, FAINT_STEP_SEEN)
     if change is not None and least is not None and change >= 3.0 * least:
         out = max(out, 0.8)
     return out
