@@ -1165,9 +1165,9 @@ SIZE_GAIN = 0.1  # ... and tried instead only if its discs' rims were followed r
 #                  (a 20.6-inch board's worn discs, a quarter larger than the tournament
 #                  board's, rang in the difference from the empty board most at the smallest
 #                  size looked for, each worn face ringing as several discs followed round 0.53
-#                  of their round; at their own size, 0.89. Of the 800 tuning and retired frames
-#                  read against their empty boards, the rule brought 14 nearer their board's
-#                  size and none farther; of 400 read from scratch, 31 and none)
+#                  of their round; at their own size, 0.89. Weighed on the looks alone, on 800
+#                  tuning and retired frames against their empty boards the rule brought 14
+#                  nearer their board's size and none farther; on 400 from scratch, 31 and none)
 
 
 def _best_followed(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
