@@ -388,7 +388,10 @@ def _tensor_of(img: np.ndarray, view: TopView, board: Board
     return (jxx - jyy) / typical, 2 * jxy / typical, typical
 
 
-def candidates(view: TopView, board: Board, *, min_strength: float = 4.0,
+MIN_STRENGTH = 4.0  # how far a candidate's ring stands above the board's typical edge energy
+
+
+def candidates(view: TopView, board: Board, *, min_strength: float = MIN_STRENGTH,
                also: np.ndarray | None = None, dim: float | None = None) -> list[Candidate]:
     """Points of the top view circled by a rim of the disc's size (module docstring).
 

@@ -28,6 +28,7 @@ from rules.events import BoardReading, Disc
 from vision import rims as rimlib
 from vision.calibration import Calibration, check_frame
 from vision.discs import (
+    MIN_STRENGTH,
     PX_PER_MM,
     SCALES,
     board_light,
@@ -626,8 +627,7 @@ def _unread_disc(x: float, y: float, view: Any, board: Board, reg: Registration,
     colour = view.image[cell(view, x, y, view.image.shape)][::-1]  # RGB of what is there
     d = [np.linalg.norm(np.log(colour + 8.0) - np.log(np.array(c) + 8.0)) if c is not None
          else np.inf for c in colours]
-    team = (int(np.argmin(d)) if np.isfinite(min(d)) else
-            0 if float(colour @ np.array([0.299, 0.587, 0.114])) < 100 else 1)
+    team = int(np.argmin(d)) if np.isfinite(min(d)) else 0 if float(luma_of(colour)) < 100 else 1
     pix = reg.camera.project(np.array([x, y, z]))
     edge = reg.camera.project(np.array([x + board.disc_radius, y, z]))
     return DiscReading(x, y, team, board.zone(math.hypot(x, y)), True, 0.0, 9.9,
@@ -994,24 +994,25 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
                                     FACE_PER_NOISE * _face_noise(diff, view, board)))
         cands = _changed(candidates(view, board, also=diff.rings_image), diff, view,
                          board, face_least)
-        dim = 0
+        dim: list = []
     else:
-        cands, dim = _with_dim(candidates(view, board, min_strength=STRENGTH,
-                                          dim=DIM_STRENGTH), board)
+        cands, dim = _with_dim(candidates(view, board, dim=DIM_STRENGTH), board)
     levels = (calibration.clutter if calibration is not None and calibration.clutter
               else rimlib.clutter(frame, reg.camera, board))
-    centres = np.array([[c.x_mm, c.y_mm] for c in cands]).reshape(-1, 2)
-    strong = len(cands) - dim
+
+    def measured(found: list) -> list:
+        centres = np.array([[c.x_mm, c.y_mm] for c in found]).reshape(-1, 2)
+        return [r for r in rimlib.measure(frame, reg.camera, centres, board, levels)
+                if r is not None]
+
     # (the dim apart: measured together, each rim's fit is a hair off, and a loose one's may
     # settle elsewhere)
-    measured = (rimlib.measure(frame, reg.camera, centres[:strong], board, levels)
-                + (rimlib.measure(frame, reg.camera, centres[strong:], board, levels)
-                   if dim else []))
-    taken = [(k, r) for k, r in enumerate(measured) if r is not None and (
-        k < strong or (r.coverage >= DIM_COVERAGE and r.spread_mm <= DIM_SPREAD_MM))]
-    rims = [r for _, r in taken]
-    dimmed = [k >= strong for k, _ in taken]  # (a dim candidate's rim is never read as a
-    # disc, only flagged where one may lie)
+    rims = measured(cands)
+    dim_rims = [r for r in (measured(dim) if dim else [])
+                if r.coverage >= DIM_COVERAGE and r.spread_mm <= DIM_SPREAD_MM]
+    dimmed = [False] * len(rims) + [True] * len(dim_rims)  # (a dim candidate's rim is never
+    # read as a disc, only flagged where one may lie)
+    rims += dim_rims
     xy = np.array([[r.x_mm, r.y_mm] for r in rims]).reshape(-1, 2)
     faces, even = rimlib.face_colours(frame, reg.camera, rims, board.disc_radius)
     light, around, lit = _surroundings(view, xy, board)
@@ -1047,10 +1048,10 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
                  even, contrast, res, light_only, unseen)
 
 
-STRENGTH = 4.0  # from a bare photo, a candidate's weakest sectors stand this far above the
-#                board's typical edge energy (see :func:`vision.discs.candidates`)
-DIM_STRENGTH = 2.0  # ... or, dimmer, this far: a natural disc on a natural board, its rim
-#                     a thin shadow against strong grain (2.4 to 3.3 on retired 321/322)
+DIM_STRENGTH = 2.0  # from a bare photo, dimmer rings than candidates are looked at down to
+#                     this strength (:func:`vision.discs.candidates`): a natural disc on a
+#                     natural board, its rim a thin shadow against strong grain (2.4 to 3.3 on
+#                     retired 321/322)
 DIM_MEAN = 15.0  # ... its ring's mean below this (a line or the hole's edge, touching a ring
 #                  over a sector or two, makes its mean 36 to 94 where its weakest are dim)
 DIM_COVERAGE = 0.7  # ... its rim followed over this share of its round
@@ -1058,18 +1059,18 @@ DIM_SPREAD_MM = 0.5  # ... this tightly: of 1,393 dim candidates on 317/318 and 
 #                      wooden boards, 10 were discs nothing else found and 1 something else
 
 
-def _with_dim(found: list, board: Board) -> tuple[list, int]:
-    """From a bare photo, the candidates (strongest first), followed by the dim ones clear of
-    them, and how many of those: a dim one is measured as a rim and kept only if its rim is
-    followed cleanly over most of its round, and then never read as a disc, only flagged
-    where one may lie (as any rim not read is, see :func:`_rejected`): what it encloses is
-    not sure enough to be counted, nor to teach the sides' colours."""
-    strong = [c for c in found if c.score > STRENGTH and c.energy > STRENGTH]
+def _with_dim(found: list, board: Board) -> tuple[list, list]:
+    """From a bare photo, the candidates (strongest first) and the dim ones clear of them
+    (``found`` lists them in that order, see :func:`vision.discs.candidates`): a dim one is
+    measured as a rim and kept only if its rim is followed cleanly over most of its round,
+    and then never read as a disc, only flagged where one may lie (as any rim not read is,
+    see :func:`_rejected`): what it encloses is not sure enough to be counted, nor to teach
+    the sides' colours."""
+    strong = [c for c in found if c.score > MIN_STRENGTH and c.energy > MIN_STRENGTH]
     xy = np.array([[c.x_mm, c.y_mm] for c in strong]).reshape(-1, 2)
-    dim = [c for c in found[len(strong):] if c.score < DIM_MEAN
-           and not (np.hypot(xy[:, 0] - c.x_mm, xy[:, 1] - c.y_mm)
-                    < 1.6 * board.disc_radius).any()]
-    return strong + dim, len(dim)
+    return strong, [c for c in found[len(strong):] if c.score < DIM_MEAN
+                    and not (np.hypot(xy[:, 0] - c.x_mm, xy[:, 1] - c.y_mm)
+                             < 1.6 * board.disc_radius).any()]
 
 
 def _surroundings(view: Any, xy: np.ndarray, board: Board
@@ -1188,7 +1189,7 @@ def _best_followed(frame: np.ndarray, calibration: Calibration | None, reg: Regi
         if not board_size(1.0 / k):
             return k, None
         look = _look(frame, calibration, *_rescaled(reg, board, 1.0 / k))
-    if not scores or _followed(look or seen) >= SIZE_FOLLOWED:
+    if _followed(look or seen) >= SIZE_FOLLOWED:
         return k, look
     smaller, larger = range(at_one), range(at_one + 1, len(SCALES))
     sides = [smaller] if k > 1.0 else [larger] if k < 1.0 else [smaller, larger]
