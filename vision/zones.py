@@ -23,7 +23,11 @@ The uncertainty of a disc's distance from the centre is put together from what m
   three uncertainties off (9.6 % of them; 4.4 % with this counted);
 * the board's size as taken (``Registration.size_sigma``): a size off by a share puts each
   disc's edge off the lines by that share of its radius (on 317/318, with this counted too,
-  1.8 % of those edges were beyond three uncertainties).
+  1.8 % of those edges were beyond three uncertainties);
+* a face whose edges, looked for widely, lie inside the disc's radius (``inside_mm``): a disc
+  worn to the board's colour round its rim, or glared across, shows a smaller circle, and the
+  circle of the disc's radius through the half of it the reading uses lies off its centre by
+  up to the gap (retired layouts-330 58: 1.5 mm inside, read 3 mm inward). Half the gap counts.
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ SIGMA_BOARD_MM = 0.05      # the board fit's own error at the lines
 SIGMA_NADIR_MM = 0.05      # the point below the lens, a few mm out, times thickness over height
 SIGMA_LINE_MM = 0.25       # the deciding edge of a line, its width known only roughly
 FLAG_SIGMAS = 3.0          # a disc closer than this many uncertainties to a decision is flagged
+WORN_SHARE = 0.5           # a face whose widest edges lie inside the disc's radius: this share
+#                            of the gap, as an uncertainty of where its rim was placed
 
 
 @dataclass(frozen=True)
@@ -78,7 +84,17 @@ def sigma_mm(rim: Rim, reg: Registration, board: Board) -> float:
                           SIGMA_PER_SPREAD * rim.spread_mm) * max(
                               1.0, FULL_RIM_POINTS / max(rim.points, 1))
     size = board.disc_radius * reg.size_sigma
-    return math.sqrt(rim_part**2 + board_fit**2 + parallax**2 + SIGMA_LINE_MM**2 + size**2)
+    worn = WORN_SHARE * inside_mm(rim, board)
+    return math.sqrt(rim_part**2 + board_fit**2 + parallax**2 + SIGMA_LINE_MM**2 + size**2
+                     + worn**2)
+
+
+def inside_mm(rim: Rim, board: Board) -> float:
+    """How far inside the disc's radius its face's edges lie, looked for widely: a face worn
+    to the board's colour round its rim, or a glare across it, shows a smaller circle, and a
+    circle of the disc's radius through half of it lies off its centre by up to the gap."""
+    gap = board.disc_radius - rim.wide_radius_mm
+    return gap if gap > 0.0 else 0.0  # (NaN, no wider look: none)
 
 
 def judge(rim: Rim, reg: Registration, board: Board) -> tuple[int, float, float, bool]:

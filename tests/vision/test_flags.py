@@ -388,3 +388,19 @@ def test_a_faint_rim_followed_over_little_of_its_round_is_flagged_from_scratch()
         if d.zone > 0 and not any(math.dist(d.pixel, t["pixel"]) < t["radius_px"]
                                   for t in truth["discs"]):
             assert d.uncertain, d
+
+
+def test_a_worn_face_s_rim_is_placed_no_surer_than_its_edges_say():
+    """Retired unseen frame layouts-330 58, calibrated, at the size its rig's earlier rounds
+    measured: a dark red disc worn to the board's colour round its rim lies touching the outer
+    line (a 0). Its face shows a circle 1.5 mm smaller than a disc; a circle of a disc's radius
+    through the half of it the reading uses lay 3 mm inward, and the disc was read a sure 5. A
+    face whose widest edges lie inside the disc's radius places its rim less surely: every
+    disc read where it scores is read right or flagged."""
+    frame, truth, cal = scenes.bench_frame("layouts", 330, 58, calibrated=True)
+    reading = read_board(frame, cal, size=0.81)
+    for d in reading.discs:
+        if d.zone == 0 or d.uncertain:
+            continue
+        t = min(truth["discs"], key=lambda t: math.dist(d.pixel, t["pixel"]))
+        assert (d.zone, d.team) == (t["zone"], t["team"]), (d, t)
