@@ -15,7 +15,9 @@ colour is kept, unsure; one alone far off every other (a shadow or a mark taken 
 does not make a group by itself. When every scoring disc falls to one side while they show two
 colours, an odd colour among the discs that score nothing took a group: the scoring discs alone
 then say the sides. Glare adds light where the light was evened out as a factor: a disc on board
-lit lighter by a grey lift, that taking the lift off would put nearer the other side, is unsure.
+lit lighter by a grey lift (against the least lit discs' board: a glare may cover most of them),
+that taking the lift off would put nearer the other side, is unsure; on a board near white, the
+lift is taken at least as its most lifted channel's, since the board stops at white.
 And with no colours known, a side whose colour shows only in the ditch (perhaps another set's
 discs put there) leaves the board's discs unsure of theirs, unless they are black or white, whose
 side any set agrees on.
@@ -43,6 +45,8 @@ ANY_SET_DARK = 50.0    # a disc this dark (RGB luma) is the dark side of whateve
 ANY_SET_LIGHT = 170.0  # ... and one this light the light side
 GLARE_LIFT = 12.0   # the board round a disc this much lighter than its middling light (RGB)
 GLARE_GREY = 0.5    # ... alike in all three channels within this share of it: glare
+WHITE = 240.0       # a channel of the board this light stops at white, showing less of a glare
+UNGLARED = 25       # the percentile of the discs' light taken as the board's unglared light
 LIFT_GREY = 0.25    # a face another side's colour with light added alike in all three channels
 #                     within this share of it (tighter: strong light clips a channel at white)
 LIFT_OWN = 0.15     # ... unless this near its own side's colour (a pink side's discs are reds
@@ -339,18 +343,20 @@ def _dark_or_light(sides: Sides, scoring: np.ndarray, faces: np.ndarray) -> Side
 def _glared(sides: Sides, faces: np.ndarray, light: np.ndarray,
             known: tuple[RGB | None, RGB | None] | None = None) -> Sides:
     """``sides`` with a disc unsure of its side where the board around it is lit brighter than
-    the board's middling light by a grey lift (a varnish's glare adds the lamp's or window's
-    own light, whatever the colour under it) and taking that lift off its face as well would
-    put it nearer the other side's colour. The sides are told by colours evened out for the
-    light as a lamp's falloff changes it, by a factor; glare adds instead, greying a dark disc
-    toward a light side's colour, and a picture cannot say which of the two it was. A side
+    the board's unglared light (its least lit discs') by a grey lift (a varnish's glare adds
+    the lamp's or window's own light, whatever the colour under it) and taking that lift off
+    its face as well would put it nearer the other side's colour. The sides are told by
+    colours evened out for the light as a lamp's falloff changes it, by a factor; glare adds
+    instead, greying a dark disc toward a light side's colour, and a picture cannot say which
+    of the two it was. A side
     with no disc here is taken at its ``known`` colour: a black disc greyed by glare, with the
     blacks all in the ditch, is no less unsure beside the pinks for showing the only black."""
     ref_rgb = _either(sides.colours, known)
     if len(faces) < 2 or None in ref_rgb:
         return sides
     sides = _lifted(sides, faces, ref_rgb)
-    middling = np.median(light, axis=0)
+    # (the board's light unglared: its least lit discs', a glare can cover most of them)
+    middling = np.percentile(light, UNGLARED, axis=0)
     lift = light - middling
     mean = lift.mean(axis=1)
     # alike in every channel as added light, or as a share of each channel's headroom: a
@@ -366,10 +372,17 @@ def _glared(sides: Sides, faces: np.ndarray, light: np.ndarray,
     for i in np.flatnonzero(glared):
         if not sure[i]:
             continue
-        bare = _log(np.clip(faces[i] - lift[i], 0.0, None))
-        d = np.linalg.norm(ref - bare, axis=1)
-        if d[1 - sides.teams[i]] < d[sides.teams[i]]:
-            sure[i] = False
+        # the lift as the board shows it, and on a board near white as large as its most
+        # lifted channel all round: the board's channels stop at white, showing less of the
+        # glare than the disc's face takes (a navy disc under a window's glare on a pale
+        # board, lifted about 60 in each channel where the board rose 14, 40 and 58, passed
+        # for a light blue side)
+        whiter = np.full(3, lift[i].max()) if light[i].max() >= WHITE else lift[i]
+        for added in (lift[i], whiter):
+            bare = _log(np.clip(faces[i] - added, 0.0, None))
+            d = np.linalg.norm(ref - bare, axis=1)
+            if d[1 - sides.teams[i]] < d[sides.teams[i]]:
+                sure[i] = False
     return replace(sides, sure=tuple(sure))
 
 

@@ -477,3 +477,38 @@ def test_discs_unsure_of_their_side_beside_the_other_sides_sure_ones_teach_nothi
     # colour)
     alone = Reading(discs[3:], (glared, None), camera, STANDARD, True, "bottom")
     assert confirmed_colours(None, alone) == ((153, 129, 117), None)
+
+
+NAVY, PALE_BOARD = (31, 39, 80), (230, 199, 150)
+
+
+def test_dark_discs_glared_on_most_of_a_pale_board_are_not_sure_of_their_side():
+    """A window's glare over most of a pale board: three of five navy discs lie in it, each
+    lifted about 60 in every channel, where the board round them, stopping at white, rose 25,
+    56 and 60. Taken against the middle of the discs' light (itself glared) the lift looked
+    small, and against the board's the glared discs still looked a light blue side of their
+    own. The board's light unglared is its least lit discs', and a glare on a board near
+    white at least its most lifted channel's: taken off, they are navy, so they are asked
+    about."""
+    glare = np.array([[58.0, 60, 62], [60, 62, 64], [62, 64, 66]])
+    faces = np.concatenate([jitter(NAVY, 2, 31, 0.04), np.array(NAVY) + glare])
+    light = np.concatenate([jitter(PALE_BOARD, 2, 32, 0.02),
+                            np.clip(np.array(PALE_BOARD) + glare, 0, 255)])
+    s = assign(faces, light=light)
+    assert not any(s.sure[2:])
+
+
+def test_navy_discs_under_a_window_s_glare_are_asked_about_not_given_to_the_other_side():
+    """Retired unseen frame play-331 17: three worn navy discs under a window's glare on a
+    pale natural board, the yellow side's discs all in the ditch, were read as the yellow
+    side's, sure of it, calibrated and from scratch (the board's light taken as the glared
+    discs' middle). Every disc read where it scores is read right or flagged."""
+    for calibrated in (False, True):
+        frame, truth, cal = scenes.bench_frame("play", 331, 17, calibrated=calibrated)
+        reading = read_board(frame, cal)
+        for d in reading.discs:
+            if d.zone == 0 or d.uncertain:
+                continue
+            t = min(truth["discs"], key=lambda t: np.hypot(d.pixel[0] - t["pixel"][0],
+                                                           d.pixel[1] - t["pixel"][1]))
+            assert (d.zone, d.team) == (t["zone"], t["team"]), (calibrated, d, t)
