@@ -43,7 +43,7 @@ _THIRD_HUE = 0.3    # ... and differ in hue or saturation by this much
 _CHROMATIC = 0.15   # colours this saturated (log) have a hue to share, a darker shade and a lighter
 ANY_SET_DARK = 50.0    # a disc this dark (RGB luma) is the dark side of whatever set it is in
 ANY_SET_LIGHT = 170.0  # ... and one this light the light side
-GLARE_LIFT = 12.0   # the board round a disc this much lighter than its middling light (RGB)
+GLARE_LIFT = 12.0   # the board round a disc this much lighter than its unglared light (RGB)
 GLARE_GREY = 0.5    # ... alike in all three channels within this share of it: glare
 WHITE = 240.0       # a channel of the board this light stops at white, showing less of a glare
 UNGLARED = 25       # the percentile of the discs' light taken as the board's unglared light
@@ -348,9 +348,9 @@ def _glared(sides: Sides, faces: np.ndarray, light: np.ndarray,
     its face as well would put it nearer the other side's colour. The sides are told by
     colours evened out for the light as a lamp's falloff changes it, by a factor; glare adds
     instead, greying a dark disc toward a light side's colour, and a picture cannot say which
-    of the two it was. A side
-    with no disc here is taken at its ``known`` colour: a black disc greyed by glare, with the
-    blacks all in the ditch, is no less unsure beside the pinks for showing the only black."""
+    of the two it was. A side with no disc here is taken at its ``known`` colour: a black disc
+    greyed by glare, with the blacks all in the ditch, is no less unsure beside the pinks for
+    showing the only black."""
     ref_rgb = _either(sides.colours, known)
     if len(faces) < 2 or None in ref_rgb:
         return sides
