@@ -424,7 +424,8 @@ def candidates(view: TopView, board: Board, *, min_strength: float = MIN_STRENGT
                         axis=1)[:, _WEAK_SECTORS]
     full = np.zeros_like(score)
     full[rows, cols] = weak
-    strength = np.where(score > min_strength, full, 0.0) if dim is not None else full
+    strength = np.where(score > min_strength, full, 0.0)  # (with ``dim``: the candidates'
+    #                                                         own, as without it)
     keep = (strength >= cv2.dilate(strength, element)) & (strength > min_strength)
     found = _ranked(view, score, strength, keep)
     if dim is not None:

@@ -377,8 +377,8 @@ def _glared(sides: Sides, faces: np.ndarray, light: np.ndarray,
         # glare than the disc's face takes (a navy disc under a window's glare on a pale
         # board, lifted about 60 in each channel where the board rose 14, 40 and 58, passed
         # for a light blue side)
-        whiter = np.full(3, lift[i].max()) if light[i].max() >= WHITE else lift[i]
-        for added in (lift[i], whiter):
+        lifts = [lift[i]] + ([np.full(3, lift[i].max())] if light[i].max() >= WHITE else [])
+        for added in lifts:
             bare = _log(np.clip(faces[i] - added, 0.0, None))
             d = np.linalg.norm(ref - bare, axis=1)
             if d[1 - sides.teams[i]] < d[sides.teams[i]]:
