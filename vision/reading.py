@@ -97,6 +97,10 @@ MAX_RADIUS_OFF_MM = 1.6  # apparent radius against the disc's
 ROUND_COVERAGE = 0.7     # against the empty board, a rim followed over this share of its round,
 ROUND_RADIUS_MM = 1.0    # ... at the disc's radius within this (and as tightly as ALL_ROUND_*),
 ROUND_UNEVEN = 0.5       # ... is a disc's round a face up to this uneven, where it changed
+BARE_ROUND_COVERAGE = 0.8  # ... and from scratch, followed over this share, round a face that
+#                            stands out boldly (a board's cream numerals on black, at 1280x720,
+#                            were followed round 0.71 to 0.81 of their round; worn discs, most
+#                            round 0.8 or more)
 HOLE_ITSELF = 1.0  # a rim centred within the 20 hole's radius is the hole's own (a red or
 #                   pale bottom looks a disc's face): a disc whose centre lies over the hole
 #                   falls in, and a deep hole's bottom shows off its centre under a camera
@@ -1472,8 +1476,10 @@ def _is_disc(rim: rimlib.Rim, face: np.ndarray, even: float, contrast: float,
     must differ from the bare board (or ditch) just around it and from the lit part of it: a
     ring of the board's print (a numeral's 0), grain, a line's curve or the gap between
     touching discs has the board's colour inside, or print and board mixed; a gap's inside is
-    lit board, darker around only where the discs' contact shadows fall. ``contrast``: the
-    face's log-colour distance from the bare board just around it."""
+    lit board, darker around only where the discs' contact shadows fall. A face as uneven as
+    wear to bare wood makes one is a disc's there only round a rim followed round more of its
+    round than print is, and standing out boldly. ``contrast``: the face's log-colour distance
+    from the bare board just around it."""
     log_face = np.log(face + 8.0)
     if change is not None:
         amount, least = change
@@ -1482,21 +1488,29 @@ def _is_disc(rim: rimlib.Rim, face: np.ndarray, even: float, contrast: float,
         # its rim was followed round most of its round, tightly, at the disc's radius)
         face_ok = amount >= least and (
             even <= max(MAX_FACE_UNEVEN, UNEVEN_PER_CONTRAST * max(amount, contrast))
-            or (rim.coverage >= ROUND_COVERAGE and rim.spread_mm <= ALL_ROUND_SPREAD_MM
-                and abs(rim.radius_mm - board.disc_radius) <= ROUND_RADIUS_MM
-                and even <= ROUND_UNEVEN))
+            or _round_worn(rim, even, board))
     else:
         least = MIN_DITCH_CONTRAST if rim.in_ditch else MIN_FACE_CONTRAST
         unlike_lit = rim.in_ditch or float(
             np.linalg.norm(log_face - np.log(lit + 8.0))) >= MIN_LIT_CONTRAST
         bold = contrast >= BOLD_CONTRAST
         face_ok = (contrast >= least and unlike_lit
-                   and even <= max(MAX_FACE_UNEVEN, UNEVEN_PER_CONTRAST * contrast))
+                   and (even <= max(MAX_FACE_UNEVEN, UNEVEN_PER_CONTRAST * contrast)
+                        or (bold and _round_worn(rim, even, board, BARE_ROUND_COVERAGE))))
     return (rim.points >= MIN_POINTS and rim.spread_mm <= MAX_SPREAD_MM
             and abs(rim.radius_mm - board.disc_radius) <= MAX_RADIUS_OFF_MM
             and math.hypot(rim.x_mm, rim.y_mm) >= (
                 HOLE_ITSELF if change is None else HOLE_CHANGED) * board.hole_diameter / 2
             and face_ok and _rim_enough(rim, bold, even))
+
+
+def _round_worn(rim: rimlib.Rim, even: float, board: Board,
+                coverage: float = ROUND_COVERAGE) -> bool:
+    """Whether a face as uneven as grain, wear or a sheen across it make one is a disc's: its
+    rim followed round most of its round, tightly, at the disc's radius."""
+    return (rim.coverage >= coverage and rim.spread_mm <= ALL_ROUND_SPREAD_MM
+            and abs(rim.radius_mm - board.disc_radius) <= ROUND_RADIUS_MM
+            and even <= ROUND_UNEVEN)
 
 
 def _rim_enough(rim: rimlib.Rim, bold: bool, even: float) -> bool:
