@@ -908,9 +908,10 @@ def _clean_rim(seen: _Seen, i: int) -> bool:
     size than taken: its rim is looked for at the wrong radius and broken where it touches,
     its face is plain to see); or a rim followed over half its round round a face that stands
     out more boldly still, however uneven (a worn dark red disc on a pale board, its face
-    patched with bare wood); or a rim at the disc's own radius followed nearly all round,
-    less tightly (a cream disc's grain on a white board blurs it), round any face (a shadow's
-    edge across a red disc made its face uneven); or a tight arc over a third of its round at
+    patched with bare wood); or a rim at the disc's radius followed over eight tenths of its
+    round, less tightly (a cream disc's grain on a white board blurs it), round any face (a
+    shadow's edge across a red disc made its face uneven; a natural disc on a natural board,
+    its face as the board's); or a tight arc over a third of its round at
     the disc's own radius, round an even face standing out from the board (a worn dark wood
     disc by a black board's outer line, its arc 0.2 mm tight over 35 % of its round, too few
     profiles for a disc read): a board prints no circle of a disc's size, and its print and
@@ -921,7 +922,7 @@ def _clean_rim(seen: _Seen, i: int) -> bool:
             and float(seen.contrast[i]) >= BOLD_CONTRAST
             and abs(r.radius_mm / seen.board.disc_radius - 1.0) <= BOLD_FACE_SIZE):
         return True
-    if r.points >= MIN_POINTS and _all_round(r, seen.board):
+    if r.points >= MIN_POINTS and _round_followed_rim(r, seen.board, BARE_ROUND_COVERAGE):
         return True
     if (r.coverage >= MIN_BOLD_COVERAGE and r.points >= MIN_POINTS
             and r.spread_mm <= ARC_SPREAD_MM and float(seen.even[i]) <= EVEN_FACE
@@ -1507,10 +1508,15 @@ def _is_disc(rim: rimlib.Rim, face: np.ndarray, even: float, contrast: float,
 def _round_worn(rim: rimlib.Rim, even: float, board: Board,
                 coverage: float = ROUND_COVERAGE) -> bool:
     """Whether a face as uneven as grain, wear or a sheen across it make one is a disc's: its
-    rim followed round most of its round, tightly, at the disc's radius."""
+    rim followed round most of its round (``coverage``), tightly, at the disc's radius."""
+    return _round_followed_rim(rim, board, coverage) and even <= ROUND_UNEVEN
+
+
+def _round_followed_rim(rim: rimlib.Rim, board: Board, coverage: float) -> bool:
+    """Whether a rim was followed over ``coverage`` of its round, tightly, at the disc's
+    radius: a board's print and grain ring over part of a round at most."""
     return (rim.coverage >= coverage and rim.spread_mm <= ALL_ROUND_SPREAD_MM
-            and abs(rim.radius_mm - board.disc_radius) <= ROUND_RADIUS_MM
-            and even <= ROUND_UNEVEN)
+            and abs(rim.radius_mm - board.disc_radius) <= ROUND_RADIUS_MM)
 
 
 def _rim_enough(rim: rimlib.Rim, bold: bool, even: float) -> bool:
