@@ -699,9 +699,12 @@ BOLD_RIM_SPREAD_MM = 0.5  # this boldly (e ** 1: 2.7 times), however uneven: a w
 BOLD_RIM_CONTRAST = 1.0  # on a pale board, a grained one whose rim a line beside it blurs
 BOLD_FACE_SIZE = 0.2  # ... or a rim this near a disc's radius (a board's size is measured within
 #                        a fifth), round an even face standing out boldly
-ALL_ROUND_COVERAGE = 0.9  # ... or one followed over this share of its round, at the disc's own
-ALL_ROUND_RADIUS_MM = 0.5  # radius within this, less tightly (a pale disc's grain blurs its
-ALL_ROUND_SPREAD_MM = 0.45  # rim), round any face (a shadow's edge across it, or wear)
+ALL_ROUND_COVERAGE = 0.9  # a ring beside the 20 hole says a disc only if followed over this
+ALL_ROUND_RADIUS_MM = 0.5  # share of its round, at the disc's own radius within this (as a
+#                            tight arc's must be, below)
+ALL_ROUND_SPREAD_MM = 0.45  # ... less tightly than a disc read: a pale disc's grain blurs its
+#                             rim (a rim followed BARE_ROUND_COVERAGE round this tightly, at the
+#                             disc's radius within ROUND_RADIUS_MM, is flagged round any face)
 
 
 def _hands(seen: _Seen, keep: list[int], idle: list[bool],
@@ -922,7 +925,7 @@ def _clean_rim(seen: _Seen, i: int) -> bool:
             and float(seen.contrast[i]) >= BOLD_CONTRAST
             and abs(r.radius_mm / seen.board.disc_radius - 1.0) <= BOLD_FACE_SIZE):
         return True
-    if r.points >= MIN_POINTS and _round_followed_rim(r, seen.board, BARE_ROUND_COVERAGE):
+    if r.points >= MIN_POINTS and _tight_round(r, seen.board, BARE_ROUND_COVERAGE):
         return True
     if (r.coverage >= MIN_BOLD_COVERAGE and r.points >= MIN_POINTS
             and r.spread_mm <= ARC_SPREAD_MM and float(seen.even[i]) <= EVEN_FACE
@@ -1509,10 +1512,10 @@ def _round_worn(rim: rimlib.Rim, even: float, board: Board,
                 coverage: float = ROUND_COVERAGE) -> bool:
     """Whether a face as uneven as grain, wear or a sheen across it make one is a disc's: its
     rim followed round most of its round (``coverage``), tightly, at the disc's radius."""
-    return _round_followed_rim(rim, board, coverage) and even <= ROUND_UNEVEN
+    return _tight_round(rim, board, coverage) and even <= ROUND_UNEVEN
 
 
-def _round_followed_rim(rim: rimlib.Rim, board: Board, coverage: float) -> bool:
+def _tight_round(rim: rimlib.Rim, board: Board, coverage: float) -> bool:
     """Whether a rim was followed over ``coverage`` of its round, tightly, at the disc's
     radius: a board's print and grain ring over part of a round at most."""
     return (rim.coverage >= coverage and rim.spread_mm <= ALL_ROUND_SPREAD_MM
