@@ -89,10 +89,10 @@ def test_a_natural_disc_on_a_pale_board_is_read_or_flagged_against_the_empty_boa
 def test_a_worn_disc_ringed_all_round_is_read_from_scratch(boards, seed, number, spot):
     """Worn navy and blue discs on natural boards, from bare photos (retired play-317 25, a
     10 on the 10 line; play-327 72, a 15): their faces, patched with bare wood, are too
-    uneven for a disc's (0.25 to 0.64 where 0.2 would do), though each rim was followed
-    tightly over most of its round at the disc's radius round a face standing out boldly from
-    the board, and both were missed with nothing said. Such a rim is a disc's: the board's
-    print rings over part of a round at most."""
+    uneven for a disc's (0.39 and 0.21, where 0.2 or a tenth of their contrast would do),
+    though each rim was followed tightly over eight tenths of its round at the disc's radius
+    round a face standing out boldly from the board, and both were missed with nothing said.
+    Such a rim is a disc's: the board's print rings over part of a round at most."""
     image, facts, _ = scenes.bench_frame(boards, seed, number)
     reading = read_board(image)
     t = min(facts["discs"], key=lambda t: math.dist((t["x_mm"], t["y_mm"]), spot))
