@@ -1190,7 +1190,10 @@ def _best_followed(frame: np.ndarray, calibration: Calibration | None, reg: Regi
     ``SIZE_FOLLOWED`` of their round, the sizes ringing best on the other side of the
     expected one (both sides, with no proposal) are looked at, and one whose discs are
     followed round clearly more, on average and in all, is tried instead: at their own size
-    discs' rims are followed all round."""
+    discs' rims are followed all round. Against the proposal's own look, clearly more on
+    average is enough where as many discs are found as at the expected size: a board's print
+    can pass for many discs at the size it rings at, more of them in all than the discs
+    themselves."""
     at_one = SCALES.index(1.0)
     look = None
     if k != 1.0:
@@ -1212,7 +1215,9 @@ def _best_followed(frame: np.ndarray, calibration: Calibration | None, reg: Regi
             continue
         than = best[1]
         if than is None or (_followed(cand) > _followed(than)
-                            and _round_followed(cand) > _round_followed(than)):
+                            and (_round_followed(cand) > _round_followed(than)
+                                 or (_followed(cand) >= _followed(than) + SIZE_GAIN
+                                     and len(cand.keep) >= len(seen.keep)))):
             best = (size, cand)
     return best
 

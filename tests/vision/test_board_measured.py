@@ -481,3 +481,18 @@ def test_a_round_whose_discs_no_board_the_match_s_size_fits_is_read_at_its_own()
                                   for d in reading.discs)]
     assert len(found) >= len(on) - 1, (len(found), len(on), reading.notes)
     assert any("earlier round" in n for n in reading.notes), reading.notes
+
+
+def test_numerals_ringing_at_a_smaller_size_do_not_outweigh_discs_followed_round_better():
+    """A retired unseen frame (layouts-336 32): a 22.5-inch tournament-lined green board
+    under a window's glare, from a bare phone photo. Its rings proposed discs a fifth smaller
+    than a tournament board's, where its cream numerals passed for 24 discs followed round
+    0.59 of their round on average; at the other side of the expected size its 13 discs were
+    followed round 0.78. The numerals' look, more of them in all, was kept: the board was
+    taken as a 34-inch one, every zone off, and the rig's next rounds read at that size. A
+    size whose discs are followed round clearly more of their round on average (by
+    ``SIZE_GAIN``) is taken over the proposal's, however many its print finds."""
+    frame, truth, _ = scenes.bench_frame("layouts", 336, 32)
+    reading = read_board(frame)
+    assert reading.board.outer_radius == pytest.approx(truth["board"]["outer_radius"],
+                                                       rel=0.08), reading.notes
