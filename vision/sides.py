@@ -356,13 +356,13 @@ def _glared(sides: Sides, faces: np.ndarray, light: np.ndarray,
         return sides
     sides = _lifted(sides, faces, ref_rgb)
     # (the board's light unglared: its least lit discs', a glare can cover most of them)
-    middling = np.percentile(light, UNGLARED, axis=0)
-    lift = light - middling
+    unglared = np.percentile(light, UNGLARED, axis=0)
+    lift = light - unglared
     mean = lift.mean(axis=1)
     # alike in every channel as added light, or as a share of each channel's headroom: a
     # bright board's lightest channel has less room left below white, so a strong glare lifts
     # it least (a yellow board's red 202 to 247, its blue 133 to 221: 85 and 72 % of the room)
-    room = lift / np.maximum(255.0 - middling, 1.0)
+    room = lift / np.maximum(255.0 - unglared, 1.0)
     grey = _alike(lift, GLARE_GREY) | ((room.min(axis=1) > 0) & _alike(room, GLARE_GREY))
     glared = (mean > GLARE_LIFT) & grey
     if not glared.any():
