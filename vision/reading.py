@@ -399,6 +399,12 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         def board_size(s: float) -> bool:
             return SURFACE_IN[0] <= _inches(board, s) <= SURFACE_IN[1]
 
+        def look_at(s: float) -> _Seen:
+            """The frame looked at with the board's lengths ``s`` times, kept in ``made``."""
+            got = _look(frame, calibration, *_rescaled(reg, board, s))
+            made.append(got)
+            return got
+
         if seen_.diff is None:
             scores = ring_scores(seen_.view, board)
             k = scale_said(scores)
@@ -407,8 +413,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             k = scale_said(scores, larger_gain=CHANGES_LARGER_GAIN)
             if k == 1.0:
                 k = _wide_size(seen_)
-        k, other = _best_followed(frame, calibration, reg, board, seen_, k, scores, board_size,
-                                  made)
+        k, other = _best_followed(seen_, k, scores, board_size, look_at)
         if k != 1.0 and board_size(1.0 / k):  # taken only if more discs are found at that
             # size, within the same outer line (a larger board taken reaches onto the table),
             # their radii agreeing; against the empty board the rings are the changes' own,
@@ -416,8 +421,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             # discs are found at it
             # (discs larger than the size looked at can ring twice, inflating its count)
             if other is None:
-                other = _look(frame, calibration, *_rescaled(reg, board, 1.0 / k))
-                made.append(other)
+                other = look_at(1.0 / k)
             if _more_discs(seen_, other, k, board, least=3,
                            share=CHANGES_SIZE_SHARE if seen_.diff is not None and k > 1.0
                            else 1.0):
@@ -441,8 +445,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                 for k in sizes:
                     if not board_size(scale / k):
                         continue
-                    other = _look(frame, calibration, *_rescaled(reg, board, scale / k))
-                    made.append(other)
+                    other = look_at(scale / k)
                     than = best[1] if best else seen_
                     if _more_discs(than, other, k, board, least=1) or (
                             _more_discs(than, other, k, board, least=3, tie=True)
@@ -485,8 +488,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                               "as discs; check the board, or state it in the config's [board]")
                 break
             scale /= k
-            seen_ = _look(frame, calibration, *_rescaled(reg, board, scale))
-            made.append(seen_)
+            seen_ = look_at(scale)
         better = _better_followed(seen_, made) if seen_.diff is None else None
         if better is not None:
             scale, seen_ = better.board.outer_radius / board.outer_radius, better
@@ -498,8 +500,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             said = (f"the discs look {few - 1:+.0%} the size the board is taken at, too few "
                     "of them to be sure of its size: check the board, or state it in the "
                     "config's [board]")
-            sizes = _size_dependent(seen_, _look(frame, calibration,
-                                                 *_rescaled(reg, board, scale / few)))
+            sizes = _size_dependent(seen_, look_at(scale / few))
             if sizes is None:
                 doubts.append(said)
             elif sizes:
@@ -1187,9 +1188,8 @@ SIZE_GAIN = 0.1  # ... and tried instead only if its discs' rims were followed r
 #                  nearer their board's size and none farther; on 400 from scratch, 31 and none)
 
 
-def _best_followed(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
-                   board: Board, seen: _Seen, k: float, scores: tuple[float, ...],
-                   board_size: Callable[[float], bool], made: list[_Seen]
+def _best_followed(seen: _Seen, k: float, scores: tuple[float, ...],
+                   board_size: Callable[[float], bool], look_at: Callable[[float], _Seen]
                    ) -> tuple[float, _Seen | None]:
     """The size to try the discs at (``k`` as the rings, or against the empty board the
     rims, proposed it; 1 for none) and the look at it if one was taken. Rings stand out at
@@ -1202,14 +1202,13 @@ def _best_followed(frame: np.ndarray, calibration: Calibration | None, reg: Regi
     discs' rims are followed all round. Against the proposal's own look, clearly more on
     average is enough where as many discs are found as at the expected size: a board's print
     can pass for many discs at the size it rings at, more of them in all than the discs
-    themselves. Every look taken is added to ``made``."""
+    themselves. ``look_at(s)`` looks at the frame with the board's lengths ``s`` times."""
     at_one = SCALES.index(1.0)
     look = None
     if k != 1.0:
         if not board_size(1.0 / k):
             return k, None
-        look = _look(frame, calibration, *_rescaled(reg, board, 1.0 / k))
-        made.append(look)
+        look = look_at(1.0 / k)
     if _followed(look or seen) >= SIZE_FOLLOWED:
         return k, look
     smaller, larger = range(at_one), range(at_one + 1, len(SCALES))
@@ -1219,8 +1218,7 @@ def _best_followed(frame: np.ndarray, calibration: Calibration | None, reg: Regi
         size = SCALES[max(side, key=lambda i: scores[i])]
         if not board_size(1.0 / size):
             continue
-        cand = _look(frame, calibration, *_rescaled(reg, board, 1.0 / size))
-        made.append(cand)
+        cand = look_at(1.0 / size)
         if (_followed(cand) < _followed(seen) + SIZE_GAIN
                 or _round_followed(cand) <= _round_followed(seen)):
             continue
