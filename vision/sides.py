@@ -334,9 +334,18 @@ def _dark_or_light(sides: Sides, scoring: np.ndarray, faces: np.ndarray) -> Side
     teams, sure = np.array(sides.teams, int), np.array(sides.sure, bool)
     if sides.doubt or not scoring.any() or sure[scoring].any() or len(set(teams[scoring])) != 1:
         return sides
-    if of_any_set(int(teams[scoring][0]), luma_of(faces[scoring])):
+    team = int(teams[scoring][0])
+    if of_any_set(team, luma_of(faces[scoring])):
         sure[scoring] = True
         return replace(sides, sure=tuple(bool(v) for v in sure))
+    if len(set(teams.tolist())) == 1 and of_any_set(1 - team, luma_of(faces[scoring])):
+        # every disc fell to one side, guessed by how dark they all are, the discs in the
+        # ditch too many colours to split two ways (a stream frame: white and black sets in
+        # a red ditch, the ditch's own red read as discs there): the white 15 alone on the
+        # board is the light side whatever the ditch holds
+        teams[scoring], sure[scoring] = 1 - team, True
+        return replace(sides, teams=tuple(int(t) for t in teams),
+                       sure=tuple(bool(v) for v in sure), colours=_seen(faces, teams, sure))
     return sides
 
 

@@ -434,6 +434,28 @@ def test_one_black_or_white_colour_without_names_is_sure_of_its_side():
     assert not any(assign(jitter(RED, 3, 5)).sure)
 
 
+def test_a_white_disc_alone_on_the_board_is_the_light_side_whatever_the_ditch_holds():
+    """A stream frame (a real one's colours): one white 15 on the board, the rest of the white
+    and black sets in a red ditch, and the ditch's own dark red and a caption's red read as
+    discs there. Four colours split no two ways, so every disc fell to one side, guessed dark
+    by the blacks and reds among them; the white disc, the only one that scores, is the light
+    side of any set, as when the other side's colour shows in the ditch only."""
+    faces = np.array([(208, 221, 235), (219, 228, 234), (218, 237, 253), (0, 0, 0),
+                      (15, 9, 13), (16, 17, 16), (227, 31, 1), (110, 34, 40), (108, 31, 40)],
+                     float)
+    light = np.array([(218, 208, 201), (215, 193, 172), (207, 189, 173), (215, 195, 181),
+                      (212, 184, 162), (208, 181, 158), (215, 196, 183), (215, 193, 171),
+                      (214, 193, 178)], float)
+    scoring = np.arange(9) == 2
+    s = assign(faces, light=light, scoring=scoring)
+    assert s.teams[2] == 1 and s.sure[2]
+    assert s.colours[1] == (218, 237, 253)
+    # a red in its place is still asked about: red is either side's in some set
+    faces[2] = (200, 40, 45)
+    s = assign(faces, light=light, scoring=scoring)
+    assert not s.sure[2]
+
+
 def test_two_shades_of_one_hue_beside_one_white_mark_are_unsure_of_their_side():
     """A navy board with a dark red set and a red one (play-321 74, from scratch): a white mark
     taken for a disc was a group by itself, and the reds, in two shades apart, were read as
