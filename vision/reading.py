@@ -8,6 +8,7 @@
       -> each side's rims fitted again with the side's own apparent radius
       -> zones, with each disc's uncertainty                                vision.zones
       -> against the empty board, what changed it and is no disc read       vision.unread
+      -> from a bare photo, the board's print a quarter turn round: no disc vision.printed
 
 A reading is a frozen value; :func:`annotate <vision.annotate.annotate>` draws it, and
 :meth:`Reading.to_rules` gives the rules engine's ``board`` event.
@@ -43,6 +44,7 @@ from vision.discs import (
 )
 from vision.empty import Difference, compare, moved_difference, off_grey, toward
 from vision.errors import BoardInDoubt, CameraMoved, UnreadableImage
+from vision.printed import printed
 from vision.projection import CameraModel
 from vision.registration import (
     MIN_AGREEMENT,
@@ -615,9 +617,12 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             if not any(d.uncertain for d in discs + unread):
                 doubts.append(OVER_BOARD_DOUBT)
         discs += unread
-    else:  # from scratch: a disc not read shows only as a clean rim
+    else:  # from scratch: a disc not read shows only as a clean rim; and the board's print
+        # rings too, where no empty board shows it was there before
+        discs = _unprinted(frame, reg.camera, board, discs)
         discs += [replace(_unread_disc(x, y, view, board, reg, sides.colours), doubt=CLEAN_DOUBT)
-                  for x, y in _rejected(seen_, discs)]
+                  for x, y in _rejected(seen_, discs)
+                  if not printed(frame, reg.camera, board, x, y)]
     discs = _against_doubtful(discs, colours)
     discs.sort(key=lambda d: (-d.zone, math.hypot(d.x_mm, d.y_mm)))
     log.info("%s: %d discs, totals %s%s", name, len(discs),
@@ -629,6 +634,25 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
 
 
 UNREAD_DOUBT = "something here changed the board but could not be read as a disc"
+PRINT_DOUBT = ("it looks like the board's own print, the same a quarter turn round the board "
+               "(a numeral?)")
+
+
+def _unprinted(frame: np.ndarray, camera: CameraModel, board: Board,
+               discs: list[DiscReading]) -> list[DiscReading]:
+    """From a bare photo, the discs read less those in doubt that look like the board's print
+    (:func:`vision.printed.printed`: a numeral ringed as a disc), and those sure of themselves
+    that do flagged (a black board's cream numerals, a navy one's yellow: on the tuning
+    frames and the retired pairs 317/318 to 331/332, 35 sure discs read where none lay were
+    so flagged, and no disc truly there)."""
+    out = []
+    for d in discs:
+        if d.zone > 0 and not d.in_ditch and printed(frame, camera, board, d.x_mm, d.y_mm):
+            if d.uncertain:
+                continue
+            d = d.flagged(PRINT_DOUBT)
+        out.append(d)
+    return out
 
 
 def _unread_disc(x: float, y: float, view: Any, board: Board, reg: Registration,

@@ -404,3 +404,25 @@ def test_a_worn_face_s_rim_is_placed_no_surer_than_its_edges_say():
             continue
         t = min(truth["discs"], key=lambda t: math.dist(d.pixel, t["pixel"]))
         assert (d.zone, d.team) == (t["zone"], t["team"]), (d, t)
+
+
+@pytest.mark.parametrize(("boards", "seed", "number"), [
+    ("play", 11, 64),  # a black board's cream numeral, read as a sure disc (a phone's photo)
+    ("layouts", 12, 76),  # a navy board's yellow numeral, the same (a Pi camera's frame)
+])
+def test_a_numeral_read_as_a_disc_from_scratch_is_flagged_as_the_board_s_print(boards, seed,
+                                                                               number):
+    """Tuning frames read from scratch where a painted numeral rang as round as a disc round a
+    face that stands out from the board: it was read as a disc that scores, sure of itself,
+    where none lies. The board prints it again a quarter, a half and three quarters of a turn
+    round the centre, and it looks like those copies; no disc does. It is flagged (or, in
+    doubt already, left out), and no disc truly there is."""
+    frame, truth, _ = scenes.bench_frame(boards, seed, number)
+    reading = read_board(frame)
+    false = [d for d in reading.discs if d.zone > 0 and all(
+        math.dist(d.pixel, t["pixel"]) > 0.6 * t["radius_px"] for t in truth["discs"])]
+    assert not [d for d in false if not d.uncertain]
+    from vision.reading import PRINT_DOUBT
+
+    assert any(d.doubt == PRINT_DOUBT for d in false)
+    assert all(d.doubt != PRINT_DOUBT for d in reading.discs if d not in false)
