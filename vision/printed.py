@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from rules.board import Board
+from vision.empty import to_log
 from vision.projection import CameraModel
 
 PRINT_STEP_MM = 1.0    # the patches' sampling
@@ -77,11 +78,11 @@ def printed(frame: np.ndarray, camera: CameraModel, board: Board, x: float, y: f
     if opposite < PRINT_OPPOSITE:
         return True
     near = int(opposite < PRINT_LIKE)
-    for k in (1, 3):
+    for k, left in ((1, 1), (3, 0)):  # (left: the copies still to ask after this one)
         near += copy(k) < PRINT_LIKE
         if near >= PRINT_COPIES:
             return True
-        if near + (k == 1) < PRINT_COPIES:
+        if near + left < PRINT_COPIES:
             return False
     return False
 
@@ -90,6 +91,5 @@ def _patch(frame: np.ndarray, camera: CameraModel, bx: np.ndarray, by: np.ndarra
            ) -> np.ndarray:
     """The frame's log colour (float32, 3 channels) at board points (on the board's plane)."""
     px, py = camera.project_xyz(bx, by, np.zeros_like(bx))
-    img = cv2.remap(frame, px.astype(np.float32), py.astype(np.float32), cv2.INTER_LINEAR,
-                    borderMode=cv2.BORDER_REPLICATE)
-    return np.log(img.astype(np.float32) + 8.0)
+    return to_log(cv2.remap(frame, px.astype(np.float32), py.astype(np.float32),
+                            cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))

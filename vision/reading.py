@@ -399,7 +399,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         # the board's scale is its outer line's tournament radius unless stated: discs that
         # look another size say the board is another size, one crokinole is played on
         def board_size(s: float) -> bool:
-            return SURFACE_IN[0] <= _inches(board, s) <= SURFACE_IN[1]
+            return _a_board_size(board, s)
 
         def look_at(s: float) -> _Seen:
             """The frame looked at with the board's lengths ``s`` times, kept in ``made``."""
@@ -1271,7 +1271,7 @@ def _better_followed(seen: _Seen, looks: list[_Seen]) -> _Seen | None:
 
     least = max(1, on_surface(seen))
     fair = [look for look in looks if look is not seen
-            and SURFACE_IN[0] <= _inches(look.board) <= SURFACE_IN[1]
+            and _a_board_size(look.board)
             and _followed(look) >= _followed(seen) + SIZE_GAIN
             and len(look.keep) >= len(seen.keep) and on_surface(look) >= least]
     return max(fair, key=_followed, default=None)
@@ -1390,6 +1390,12 @@ def _size_said(look: _Seen, wide: bool) -> float:
 def _inches(board: Board, scale: float = 1.0) -> float:
     """The playing surface's diameter in inches, the board's lengths ``scale`` times."""
     return 2 * board.surface_radius * scale / 25.4
+
+
+def _a_board_size(board: Board, scale: float = 1.0) -> bool:
+    """Whether the board with its lengths ``scale`` times is a size a crokinole board has
+    (its playing surface within ``SURFACE_IN``)."""
+    return SURFACE_IN[0] <= _inches(board, scale) <= SURFACE_IN[1]
 
 
 def _size_sigma(look: _Seen) -> float:
