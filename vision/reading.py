@@ -727,14 +727,19 @@ UNEVEN_COVERAGE = 0.7  # ... or over this share, this tightly, round a face stan
 UNEVEN_SPREAD_MM = 0.45  # much from the board around it, however uneven (glare, wear: a worn
 UNEVEN_CONTRAST = 0.5    # pale disc on a light board, its rim scattered 0.4 mm by the wear's
 #                          edges and followed round 0.71, was missed with nothing said)
+UNEVEN_POINTS = 12  # ... from this many far-half profiles (where a face like the board's asks
+#                     LIKE_POINTS: a worn navy disc on a natural board, ringed 0.72 round by
+#                     16, was left out with no flag, retired layouts-318 28)
 BOLD_RIM_COVERAGE = 0.5  # ... or over half its round, less tightly, round a face standing out
 BOLD_RIM_SPREAD_MM = 0.5  # this boldly (e ** 1: 2.7 times), however uneven: a worn dark red disc
 BOLD_RIM_CONTRAST = 1.0  # on a pale board, a grained one whose rim a line beside it blurs
 BOLD_FACE_SIZE = 0.2  # ... or a rim this near a disc's radius (a board's size is measured within
 #                        a fifth), round an even face standing out boldly
-ALL_ROUND_COVERAGE = 0.9  # a ring beside the 20 hole says a disc only if followed over this
+ALL_ROUND_COVERAGE = 0.7  # a ring beside the 20 hole says a disc only if followed over this
 ALL_ROUND_RADIUS_MM = 0.5  # share of its round, at the disc's own radius within this (as a
-#                            tight arc's must be, below)
+#                            tight arc's must be, below); two worn discs beside the hole on a
+#                            natural board, ringed 0.74 and 0.76 round, were left out with no
+#                            flag at 0.9 (tuning layouts-12 28)
 ALL_ROUND_SPREAD_MM = 0.45  # ... less tightly than a disc read: a pale disc's grain blurs its
 #                             rim (a rim followed BARE_ROUND_COVERAGE round this tightly, at the
 #                             disc's radius within ROUND_RADIUS_MM, is flagged round any face)
@@ -816,8 +821,8 @@ def _rims_unread(seen: _Seen, discs: list[DiscReading],
     kept = set(seen.keep)
     inner = board.hole_diameter / 2 + board.disc_radius + 4  # (a ring against the hole's
     # edge, which a nudge of the camera shifts, is left out; it is followed over the hole's
-    # arc only, and a rim followed all round there is a disc's: a worn navy 15 beside the
-    # hole, 2.6 mm off its edge, was missed with nothing said, retired play-317 54)
+    # arc only, and a rim followed over most of its round there is a disc's: a worn navy 15
+    # beside the hole, 2.6 mm off its edge, was missed with nothing said, retired play-317 54)
     for i in sorted(range(len(seen.rims)), key=lambda i: -seen.rims[i].coverage):
         r = seen.rims[i]
         d = math.hypot(r.x_mm, r.y_mm)
@@ -930,8 +935,9 @@ def _changed_face(seen: _Seen, i: int) -> bool:
 
 
 def _all_round(r: rimlib.Rim, board: Board) -> bool:
-    """Whether a rim was followed nearly all round at the disc's own radius (less tightly than
-    a disc read: a pale disc's grain blurs it): a board prints no such circle."""
+    """Whether a rim was followed over most of its round at the disc's own radius (less
+    tightly than a disc read: a pale disc's grain blurs it): the hole's edge rings over its
+    own arc only."""
     return (r.coverage >= ALL_ROUND_COVERAGE and r.spread_mm <= ALL_ROUND_SPREAD_MM
             and abs(r.radius_mm - board.disc_radius) <= ALL_ROUND_RADIUS_MM)
 
@@ -965,16 +971,18 @@ def _clean_rim(seen: _Seen, i: int) -> bool:
             and abs(r.radius_mm - seen.board.disc_radius) <= ALL_ROUND_RADIUS_MM
             and float(seen.contrast[i]) >= UNEVEN_CONTRAST):
         return True
-    if r.points < LIKE_POINTS or abs(r.radius_mm - seen.board.disc_radius) > MAX_RADIUS_OFF_MM:
+    if abs(r.radius_mm - seen.board.disc_radius) > MAX_RADIUS_OFF_MM:
+        return False
+    if (r.coverage >= UNEVEN_COVERAGE and r.spread_mm <= UNEVEN_SPREAD_MM
+            and r.points >= UNEVEN_POINTS and float(seen.contrast[i]) >= UNEVEN_CONTRAST):
+        return True
+    if r.points < LIKE_POINTS:
         return False
     if (r.coverage >= LIKE_COVERAGE and r.spread_mm <= LIKE_SPREAD_MM
             and float(seen.even[i]) <= LIKE_EVEN):
         return True
-    if (r.coverage >= BOLD_RIM_COVERAGE and r.spread_mm <= BOLD_RIM_SPREAD_MM
-            and float(seen.contrast[i]) >= BOLD_RIM_CONTRAST):
-        return True
-    return (r.coverage >= UNEVEN_COVERAGE and r.spread_mm <= UNEVEN_SPREAD_MM
-            and float(seen.contrast[i]) >= UNEVEN_CONTRAST)
+    return (r.coverage >= BOLD_RIM_COVERAGE and r.spread_mm <= BOLD_RIM_SPREAD_MM
+            and float(seen.contrast[i]) >= BOLD_RIM_CONTRAST)
 
 
 RESCALE = 0.06  # discs measured this much larger or smaller than the board says rescale it
