@@ -8,6 +8,12 @@ size a few mm off its centre: a flat disc's outline ends at its rim, but for its
 half toward the camera; a disc touching it meets it at a point, and a shadow darkens the board
 without taking a disc's colour. Two discs of one colour show only in the pair's outline; a
 lower disc of the board's colour does not show at all.
+
+The same outline tells what is no disc at all: a fingertip, or the edges of a band of window
+light, rings as round as a disc's rim, and its colour (skin, lit board: a disc's, seen from
+scratch) runs on past that rim over more than a disc's breadth, where no disc read, peg, hole
+or the surface's edge explains it. A disc touching another that was not read shows it over a
+sixth of its round at most.
 """
 
 from __future__ import annotations
@@ -48,6 +54,13 @@ TOP_SHARE = 0.5  # ... its circle followed by this share of its own colour's out
 
 STACK_DOUBT = ("another disc shows under its edge: two discs stacked, or one leaning on "
                "another, each of which scores")
+RUN_ON_RAYS = 24  # a face's colour running on to the profiles' end over this many profiles in
+#                   a row (a third of the round; a neighbour not read covers 12 at most) is
+#                   something lying there: on the tuning frames and the retired pairs 317/318
+#                   to 331/332, each read alone from scratch, 8 of 46 false discs read surely
+#                   that score, and 5 of 7,449 discs truly there
+RUN_ON_DOUBT = ("whether it is a disc: its colour runs on past its rim over more than a disc's "
+                "breadth (a hand, a sleeve or a card?)")
 
 
 def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[DiscReading],
@@ -117,12 +130,17 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
             for gx, gy in pegs:
                 clear &= np.hypot(px - gx, py - gy) > board.peg_diameter / 2 + 2 * GAP_MM
         seen.append((extent, whole, clear))
+        ends = d.x_mm + rho[-1] * ux, d.y_mm + rho[-1] * uy
+        if d.zone > 0 and _runs_on(whole >= rho[-1] - STEP_MM, ~outside[k], ends,
+                                   np.delete(others, i, axis=0), board):
+            out[i] = d.flagged(RUN_ON_DOUBT)
     # the faces' apparent radius, their rims blurred, as most discs' outlines show it
     typical = [float(np.median(e[c])) for e, _, c in seen if c.sum() >= 2 * SPAN_RAYS]
     if not typical:
         return out
     radius = float(np.median(typical))
-    maybe = [k for k, (_, whole, clear) in enumerate(seen) if clear.sum() >= 2 * SPAN_RAYS
+    maybe = [k for k, (_, whole, clear) in enumerate(seen) if not out[todo[k]].uncertain
+             and clear.sum() >= 2 * SPAN_RAYS
              and np.ptp(np.percentile(whole[clear], (5, 95))) >= OFFSET_MM[0] / 2]
     if not maybe:  # (an outline all round alike, from anywhere within a pair's, is one disc's)
         return out
@@ -152,6 +170,28 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
         if shows.sum() >= SPAN_RAYS // 2 and count >= SEEN_SHARE * max(shows.sum(), rest.sum()):
             out[i] = d.flagged(STACK_DOUBT)
     return out
+
+
+def _runs_on(reach: np.ndarray, seen: np.ndarray, ends: tuple[np.ndarray, np.ndarray],
+             others: np.ndarray, board: Board) -> bool:
+    """Whether a disc's colour (either side's) reaches the profiles' ``ends`` (``reach``)
+    over RUN_ON_RAYS profiles in a row, ``seen`` in the frame, where no other disc read, peg,
+    the hole or the surface's edge lies."""
+    x, y = ends
+    on = reach & seen & (np.hypot(x, y) > board.hole_diameter / 2 + GAP_MM + 1)
+    on &= np.hypot(x, y) < board.surface_radius
+    for ox, oy in others:
+        on &= np.hypot(x - ox, y - oy) > board.disc_radius + GAP_MM + 1
+    for gx, gy in board.pegs():
+        on &= np.hypot(x - gx, y - gy) > board.peg_diameter / 2 + 2 * GAP_MM
+    if on.all():
+        return True
+    # the longest run round the circle, counted from just after a profile where it breaks
+    best = run = 0
+    for v in np.roll(on, -int(np.argmin(on))):
+        run = run + 1 if v else 0
+        best = max(best, run)
+    return best >= RUN_ON_RAYS
 
 
 def _circle(px: np.ndarray, py: np.ndarray, around: np.ndarray, within: tuple[float, float],

@@ -447,3 +447,25 @@ def test_a_worn_disc_ringed_most_of_its_round_from_scratch_is_not_left_out(board
     missed = [t for t in scoring if all(
         math.dist(d.pixel, t["pixel"]) > 0.6 * t["radius_px"] for d in reading.discs)]
     assert not missed
+
+
+@pytest.mark.parametrize(("boards", "seed", "number"), [
+    ("play", 11, 5),  # a hand reaching over a navy board, a fingertip read as a 5 (a Pi's frame)
+    ("play", 317, 82),  # a band of window light on a black board, read as a 10 (video)
+])
+def test_a_fingertip_read_as_a_disc_from_scratch_is_flagged_by_its_colour_running_on(
+        boards, seed, number):
+    """A tuning frame and a retired one read from scratch where a fingertip, or the edges of
+    a band of light, rang as round as a disc's rim and were read as a sure disc that scores,
+    where none lies. The colour runs on past that rim over more than a third of its round,
+    further than any disc's beside it would: it is flagged as perhaps no disc, and no disc
+    truly there is."""
+    from vision.stacks import RUN_ON_DOUBT
+
+    frame, truth, _ = scenes.bench_frame(boards, seed, number)
+    reading = read_board(frame)
+    false = [d for d in reading.discs if d.zone > 0 and all(
+        math.dist(d.pixel, t["pixel"]) > 0.6 * t["radius_px"] for t in truth["discs"])]
+    assert false and not [d for d in false if not d.uncertain]
+    assert any(d.doubt == RUN_ON_DOUBT for d in false)
+    assert all(d.doubt != RUN_ON_DOUBT for d in reading.discs if d not in false)
