@@ -733,6 +733,10 @@ UNEVEN_POINTS = 12  # ... from this many far-half profiles (where a face like th
 BOLD_RIM_COVERAGE = 0.5  # ... or over half its round, less tightly, round a face standing out
 BOLD_RIM_SPREAD_MM = 0.5  # this boldly (e ** 1: 2.7 times), however uneven: a worn dark red disc
 BOLD_RIM_CONTRAST = 1.0  # on a pale board, a grained one whose rim a line beside it blurs
+FEW_BOLD_CONTRAST = 1.2  # ... from UNEVEN_POINTS profiles, round a face standing out this boldly
+FEW_BOLD_UNEVEN = 0.4    # and no more uneven than this (a worn dark red disc on a black board,
+#                          ringed 0.64 round by 13 profiles, its face 1.5 from the board and 0.24
+#                          uneven, was missed with nothing said: retired layouts-330 11)
 BOLD_FACE_SIZE = 0.2  # ... or a rim this near a disc's radius (a board's size is measured within
 #                        a fifth), round an even face standing out boldly
 ALL_ROUND_COVERAGE = 0.7  # a ring beside the 20 hole says a disc only if followed over this
@@ -975,6 +979,10 @@ def _clean_rim(seen: _Seen, i: int) -> bool:
         return False
     if (r.coverage >= UNEVEN_COVERAGE and r.spread_mm <= UNEVEN_SPREAD_MM
             and r.points >= UNEVEN_POINTS and float(seen.contrast[i]) >= UNEVEN_CONTRAST):
+        return True
+    if (r.coverage >= BOLD_RIM_COVERAGE and r.spread_mm <= BOLD_RIM_SPREAD_MM
+            and r.points >= UNEVEN_POINTS and float(seen.contrast[i]) >= FEW_BOLD_CONTRAST
+            and float(seen.even[i]) <= FEW_BOLD_UNEVEN):
         return True
     if r.points < LIKE_POINTS:
         return False

@@ -431,6 +431,7 @@ def test_a_numeral_read_as_a_disc_from_scratch_is_flagged_as_the_board_s_print(b
 @pytest.mark.parametrize(("boards", "seed", "number"), [
     ("layouts", 12, 28),  # two worn discs beside the 20 hole on a natural board (a Pi's frame)
     ("layouts", 318, 28),  # a worn navy disc on a natural board, ringed by 16 profiles (phone)
+    ("layouts", 330, 11),  # a worn dark red disc on a black board, ringed 0.64 round by 13
 ])
 def test_a_worn_disc_ringed_most_of_its_round_from_scratch_is_not_left_out(boards, seed,
                                                                           number):
@@ -439,8 +440,9 @@ def test_a_worn_disc_ringed_most_of_its_round_from_scratch_is_not_left_out(board
     of its round, 0.25 to 0.36 mm tightly, round a face standing out from the board but too
     uneven to read. Two lay within a disc's breadth of the hole's edge, where only a ring
     followed nine tenths round was looked at; one was ringed by 16 far-half profiles, where
-    20 were asked of it. Each is now in the count, flagged if not read, so the players check
-    it."""
+    20 were asked of it. And a dark red one on a black board, its face standing out boldly
+    (1.5 in log colour) and 0.24 uneven, was ringed 0.64 round by 13. Each is now in the
+    count, flagged if not read, so the players check it."""
     frame, truth, _ = scenes.bench_frame(boards, seed, number)
     reading = read_board(frame)
     scoring = [t for t in truth["discs"] if t["zone"] > 0 and not t["in_ditch"]]
