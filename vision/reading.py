@@ -963,35 +963,31 @@ def _clean_rim(seen: _Seen, i: int) -> bool:
     profiles for a disc read): a board prints no circle of a disc's size, and its print and
     grain ring over part of a round at most."""
     r = seen.rims[i]
+    even, contrast = float(seen.even[i]), float(seen.contrast[i])
     if (r.coverage >= REJECTED_COVERAGE and r.points >= MIN_POINTS
-            and r.spread_mm <= MAX_SPREAD_MM and float(seen.even[i]) <= EVEN_FACE
-            and float(seen.contrast[i]) >= BOLD_CONTRAST
+            and r.spread_mm <= MAX_SPREAD_MM and even <= EVEN_FACE
+            and contrast >= BOLD_CONTRAST
             and abs(r.radius_mm / seen.board.disc_radius - 1.0) <= BOLD_FACE_SIZE):
         return True
     if r.points >= MIN_POINTS and _tight_round(r, seen.board, BARE_ROUND_COVERAGE):
         return True
     if (r.coverage >= MIN_BOLD_COVERAGE and r.points >= MIN_POINTS
-            and r.spread_mm <= ARC_SPREAD_MM and float(seen.even[i]) <= EVEN_FACE
+            and r.spread_mm <= ARC_SPREAD_MM and even <= EVEN_FACE
             and abs(r.radius_mm - seen.board.disc_radius) <= ALL_ROUND_RADIUS_MM
-            and float(seen.contrast[i]) >= UNEVEN_CONTRAST):
+            and contrast >= UNEVEN_CONTRAST):
         return True
     if abs(r.radius_mm - seen.board.disc_radius) > MAX_RADIUS_OFF_MM:
         return False
-    if (r.coverage >= UNEVEN_COVERAGE and r.spread_mm <= UNEVEN_SPREAD_MM
-            and r.points >= UNEVEN_POINTS and float(seen.contrast[i]) >= UNEVEN_CONTRAST):
-        return True
-    if (r.coverage >= BOLD_RIM_COVERAGE and r.spread_mm <= BOLD_RIM_SPREAD_MM
-            and r.points >= UNEVEN_POINTS and float(seen.contrast[i]) >= FEW_BOLD_CONTRAST
-            and float(seen.even[i]) <= FEW_BOLD_UNEVEN):
+    bold_rim = r.coverage >= BOLD_RIM_COVERAGE and r.spread_mm <= BOLD_RIM_SPREAD_MM
+    if r.points >= UNEVEN_POINTS and (
+            (r.coverage >= UNEVEN_COVERAGE and r.spread_mm <= UNEVEN_SPREAD_MM
+             and contrast >= UNEVEN_CONTRAST)
+            or (bold_rim and contrast >= FEW_BOLD_CONTRAST and even <= FEW_BOLD_UNEVEN)):
         return True
     if r.points < LIKE_POINTS:
         return False
-    if (r.coverage >= LIKE_COVERAGE and r.spread_mm <= LIKE_SPREAD_MM
-            and float(seen.even[i]) <= LIKE_EVEN):
-        return True
-    return (r.coverage >= BOLD_RIM_COVERAGE and r.spread_mm <= BOLD_RIM_SPREAD_MM
-            and float(seen.contrast[i]) >= BOLD_RIM_CONTRAST)
-
+    return ((r.coverage >= LIKE_COVERAGE and r.spread_mm <= LIKE_SPREAD_MM and even <= LIKE_EVEN)
+            or (bold_rim and contrast >= BOLD_RIM_CONTRAST))
 
 RESCALE = 0.06  # discs measured this much larger or smaller than the board says rescale it
 FEW_SIZE_OFF = 0.1  # one or two discs whose rings say this much another size: board in doubt
