@@ -312,7 +312,8 @@ def locate(frame: np.ndarray, calibration: Calibration | None, board: Board | No
     confidence = float(np.clip((found.agreement - MIN_AGREEMENT) / (0.6 - MIN_AGREEMENT),
                                0.0, 1.0))
     return Registration(camera, found.focal_sigma, found.fit.sigma_mm, False, seat0,
-                        0.5 + 0.5 * confidence, doubt=found.doubt), found.board
+                        0.5 + 0.5 * confidence, doubt=found.doubt,
+                        hole_measured=found.hole_measured), found.board
 
 
 MOVED_AGREEMENT = 0.6  # a frame whose lines agree less than this share of the empty board's
@@ -491,6 +492,15 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                 break
             scale /= k
             seen_ = look_at(scale)
+        if seen_.diff is None and reg.hole_measured and not _hole_size(seen_.board):
+            # the hole, measured, says another size than the discs do: the board is looked
+            # at the size it says too, and taken below if its discs are followed round
+            # clearly better (a 20.6-inch board's discs, a light ring inside each face,
+            # were read a fifth their size and the board taken 59 % too large: its hole
+            # read 58 mm across; at the hole's size every disc was followed 0.9 round)
+            hole = scale * HOLE_MM / seen_.board.hole_diameter
+            if board_size(hole):
+                look_at(hole)
         better = _better_followed(seen_, made) if seen_.diff is None else None
         if better is not None:
             scale, seen_ = better.board.outer_radius / board.outer_radius, better
@@ -1402,6 +1412,16 @@ def _size_said(look: _Seen, wide: bool) -> float:
 def _inches(board: Board, scale: float = 1.0) -> float:
     """The playing surface's diameter in inches, the board's lengths ``scale`` times."""
     return 2 * board.surface_radius * scale / 25.4
+
+
+HOLE_MM = 35.0  # the 20 hole's diameter on a tournament board, and about so on every board
+HOLE_SIZES = (30.0, 42.0)  # a hole measured outside these (mm) at the size the board is taken
+#                            at says another size (the simulator's holes are 32 to 40 mm)
+
+
+def _hole_size(board: Board) -> bool:
+    """Whether the board's 20 hole, at the size the board is taken at, is a hole's size."""
+    return HOLE_SIZES[0] <= board.hole_diameter <= HOLE_SIZES[1]
 
 
 def _a_board_size(board: Board, scale: float = 1.0) -> bool:

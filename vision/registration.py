@@ -105,6 +105,7 @@ class Found:
     agreement: float = 1.0
     polarity: float = -1.0  # the lines lighter (+1) or darker (-1) than the board
     doubt: str = ""         # why the board as found is not to be trusted as read, in words
+    hole_measured: bool = False  # the 20 hole's diameter was measured in the picture
 
 
 def measured(board: Board, radii: tuple[float, ...]) -> Board:
@@ -327,15 +328,14 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
     if measure:
         best = _snap(grey, _remeasured(grey, best, board, priors, fits), board, priors)
     cam, fit, score, found_board, polarity = best
-    if measure:
-        hole = measure_hole(grey, cam, found_board)
-        if hole is not None:
-            found_board = replace(found_board, hole_diameter=hole)
+    hole = measure_hole(grey, cam, found_board) if measure else None
+    if hole is not None:
+        found_board = replace(found_board, hole_diameter=hole)
     coverage = fit.inliers / total
     log.debug("board found: %d ring points, sigma %.3f mm, agreement %.2f, lines at %s",
               fit.inliers, fit.sigma_mm, score, found_board.line_radii)
     return Found(cam, fit, guess.sigma, coverage, found_board, score, polarity,
-                 _doubt(best, fits, board, grey, lines=measure))
+                 _doubt(best, fits, board, grey, lines=measure), hole is not None)
 
 
 def _same(a: coarselib.Coarse, b: coarselib.Coarse) -> bool:

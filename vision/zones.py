@@ -62,6 +62,9 @@ class Registration:
     confidence: float = 1.0  # how sure the board was found where the camera puts it (0 to 1)
     notes: tuple[str, ...] = ()  # what the installer should know (a camera refitted)
     doubt: str = ""              # why the board as found must be checked, in words ("": none)
+    hole_measured: bool = False  # the 20 hole's diameter was measured in this frame: holes
+    #                              are about 35 mm on boards of every size, so it says the
+    #                              board's size apart from the discs
     size_sigma: float = 0.0      # relative uncertainty of the board's size as taken (its scale
     #                              against the discs'): each disc's edge is off by that share
     #                              of its radius against the lines

@@ -507,3 +507,13 @@ def test_numerals_ringing_at_a_smaller_size_do_not_outweigh_discs_followed_round
     reading = read_board(frame)
     assert reading.board.outer_radius == pytest.approx(truth["board"]["outer_radius"],
                                                        rel=0.08), reading.notes
+
+
+def test_a_board_whose_measured_hole_says_another_size_is_looked_at_that_size():
+    """Retired layouts-328 12, a phone's photo of a 20.6-inch board whose green discs each
+    have a light ring inside the face: the rings said discs a fifth smaller than expected,
+    and the board was read 59 % too large, four of its five scoring discs missed, nothing
+    said of its size. Its hole, measured, read 58 mm across at that size; holes are about
+    35 mm on every board. At the size the hole says, every disc is followed round 0.9 of its
+    round, and that size is taken."""
+    _read_at_its_size("layouts", 328, 12)
