@@ -498,7 +498,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             # clearly better (a 20.6-inch board's discs, a light ring inside each face,
             # were read a fifth their size and the board taken 59 % too large: its hole
             # read 58 mm across; at the hole's size every disc was followed 0.9 round)
-            hole = scale * HOLE_MM / seen_.board.hole_diameter
+            hole = scale * STANDARD.hole_diameter / seen_.board.hole_diameter
             if board_size(hole):
                 look_at(hole)
         better = _better_followed(seen_, made) if seen_.diff is None else None
@@ -1414,9 +1414,9 @@ def _inches(board: Board, scale: float = 1.0) -> float:
     return 2 * board.surface_radius * scale / 25.4
 
 
-HOLE_MM = 35.0  # the 20 hole's diameter on a tournament board, and about so on every board
 HOLE_SIZES = (30.0, 42.0)  # a hole measured outside these (mm) at the size the board is taken
-#                            at says another size (the simulator's holes are 32 to 40 mm)
+#                            at says another size than the tournament board's 35 mm would
+#                            (holes are about so on every board; the simulator's 32 to 40)
 
 
 def _hole_size(board: Board) -> bool:
