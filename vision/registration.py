@@ -172,6 +172,11 @@ def find_board(frame: np.ndarray, board: Board, *, focal_px: float | None = None
     if not hypotheses:  # (a figured board's grain may bury its lines in the plain count)
         hypotheses = [c for c in coarselib.find(grey, board, sectored=True)
                       if c.score >= MIN_COARSE]
+    if not hypotheses:  # (the strongest edges may all vote elsewhere: a red board's thin
+        # yellow lines beside a score sheet's ruled lines and a video's caption boxes, in
+        # grey no stronger than its blue ditch; fainter edges vote too)
+        hypotheses = [c for c in coarselib.find(grey, board, broad=True)
+                      if c.score >= MIN_COARSE]
     if not hypotheses:
         raise NoBoardFound(
             f"no crokinole board in {name}: no rings around a centre; make sure the whole "

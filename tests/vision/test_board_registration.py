@@ -43,7 +43,11 @@ def test_the_club_board_s_lines_are_measured(rig, why):
     #                        in that reading's 5 zone
     ("play", 111, 56),     # a sharpened picture: the dark halos beside white lines followed as
     #                        dark lines 4 mm off, a rival reading
-], ids=["sheet corner", "phone tilt", "tilt, natural", "edge for outer line", "halo"])
+    ("layouts", 348, 80),  # a red painted board's thin yellow lines in a video frame: the
+    #                        strongest edges (a score sheet's, the captions') all voted for
+    #                        centres off the board
+], ids=["sheet corner", "phone tilt", "tilt, natural", "edge for outer line", "halo",
+        "votes elsewhere"])
 def test_empty_boards_once_refused_are_calibrated_on_their_lines(boards, seed, number):
     """Retired unseen rigs whose empty boards were refused ("no rings around a centre", or
     "the lines can be read two ways"): each is calibrated, its lines within a line's width of
