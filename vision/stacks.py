@@ -121,20 +121,16 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
         # neighbour's, a line's) is no lower disc's crescent
         after = (rho[None] > whole[:, None] + GAP_MM) & (rho[None] <= whole[:, None] + BEYOND_MM)
         clear = ~outside[k] & ~(like & after).any(axis=1)
+        rest = np.delete(others, i, axis=0)
         for e in (extent, whole):
-            px, py = d.x_mm + e * ux, d.y_mm + e * uy
             # where the outline reaches another disc read or a peg (or the frame's edge), it
             # is theirs or unknown
             clear &= (e > rho[0]) & (e < rho[-1] - GAP_MM)
-            for j, (ox, oy) in enumerate(others):
-                if j != i:
-                    clear &= np.hypot(px - ox, py - oy) > r + GAP_MM
-            for gx, gy in pegs:
-                clear &= np.hypot(px - gx, py - gy) > board.peg_diameter / 2 + 2 * GAP_MM
+            clear &= _clear_of(d.x_mm + e * ux, d.y_mm + e * uy, rest, pegs, board)
         seen.append((extent, whole, clear))
         ends = d.x_mm + rho[-1] * ux, d.y_mm + rho[-1] * uy
-        if d.zone > 0 and _runs_on(whole >= rho[-1] - STEP_MM, ~outside[k], ends,
-                                   np.delete(others, i, axis=0), board):
+        if d.zone > 0 and _runs_on(whole >= rho[-1] - STEP_MM, ~outside[k], ends, rest, pegs,
+                                   board):
             out[i] = d.flagged(RUN_ON_DOUBT)
     # the faces' apparent radius, their rims blurred, as most discs' outlines show it
     typical = [float(np.median(e[c])) for e, _, c in seen if c.sum() >= 2 * SPAN_RAYS]
@@ -174,18 +170,27 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
     return out
 
 
+def _clear_of(x: np.ndarray, y: np.ndarray, others: np.ndarray, pegs: np.ndarray,
+              board: Board, beyond: float = 0.0) -> np.ndarray:
+    """Which board points lie clear of the other discs read (past their rim by ``GAP_MM``
+    and ``beyond``) and of the pegs: an outline reaching them there is theirs."""
+    clear = np.ones(np.shape(x), bool)
+    for ox, oy in others:
+        clear &= np.hypot(x - ox, y - oy) > board.disc_radius + GAP_MM + beyond
+    for gx, gy in pegs:
+        clear &= np.hypot(x - gx, y - gy) > board.peg_diameter / 2 + 2 * GAP_MM
+    return clear
+
+
 def _runs_on(reach: np.ndarray, seen: np.ndarray, ends: tuple[np.ndarray, np.ndarray],
-             others: np.ndarray, board: Board) -> bool:
+             others: np.ndarray, pegs: np.ndarray, board: Board) -> bool:
     """Whether a disc's colour (either side's) reaches the profiles' ``ends`` (``reach``)
     over RUN_ON_RAYS profiles in a row, ``seen`` in the frame, where no other disc read, peg,
     the hole or the surface's edge lies."""
     x, y = ends
     on = reach & seen & (np.hypot(x, y) > board.hole_diameter / 2 + GAP_MM + 1)
     on &= np.hypot(x, y) < board.surface_radius
-    for ox, oy in others:
-        on &= np.hypot(x - ox, y - oy) > board.disc_radius + GAP_MM + 1
-    for gx, gy in board.pegs():
-        on &= np.hypot(x - gx, y - gy) > board.peg_diameter / 2 + 2 * GAP_MM
+    on &= _clear_of(x, y, others, pegs, board, beyond=1.0)
     if on.all():
         return True
     # the longest run round the circle, counted from just after a profile where it breaks
