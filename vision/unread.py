@@ -132,7 +132,32 @@ def over_board(diff: Difference, view: Any, board: Board, discs: list,
     out = np.where(np.isin(labels, big), labels, 0)
     if far:
         top = int(labels.max()) + 1
-        out = np.where((out == 0) & np.isin(crossing, far), crossing + top, out)
+        things = _spread(surface, np.where(np.isin(crossing, far), crossing, 0), view, discs,
+                         board, max(3, round(BEYOND_GAP_MM * view.ppm) | 1))
+        out = np.where((out == 0) & (things > 0), things + top, out)
+    return out
+
+
+def _spread(surface: np.ndarray, things: np.ndarray, view: Any, discs: list, board: Board,
+            close: int) -> np.ndarray:
+    """The things crossing the ditch (labels), each with the patches of change over the
+    surface that touch it once their gaps are closed. A hand of about the board's colour
+    changes it in streaks (the grain it hides, between its fingers' edges) a pixel or two
+    wide, which the opening that keeps noise out of a patch erases: what is left of it is
+    the arm and the palm's edge, and its fingers were marked as things unread, apart from it
+    (retired play-317 25: four 5s on a natural board). The discs read are cut out, so none is
+    joined to a hand beside it."""
+    mask = cv2.morphologyEx(surface.astype(np.uint8), cv2.MORPH_CLOSE,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close)))
+    cut = round((board.disc_radius + 3.0) * view.ppm)
+    for d in discs:
+        row, col = cell(view, d.x_mm, d.y_mm, mask.shape)
+        cv2.circle(mask, (col, row), cut, 0, -1)
+    _, patches = cv2.connectedComponents(mask, connectivity=8)
+    out = things.copy()
+    for k in np.unique(things[things > 0]):
+        joined = np.unique(patches[(things == k) & (patches > 0)])
+        out[(out == 0) & np.isin(patches, joined)] = k
     return out
 
 

@@ -249,6 +249,26 @@ def test_a_hand_over_the_board_is_said_not_read_as_discs(seed):
                         for t in facts["discs"])]
 
 
+def test_a_hands_fingers_apart_from_its_arm_are_the_hands():
+    """Retired play-317 25: a hand of about the natural board's colour rests on the 5 zone,
+    its arm across the ditch. Over the surface it changes the board little, so what is told as
+    over the board is its arm and the palm's edge, and its fingers' patches lie apart from
+    that. They are the hand's: it is said once, scoring nothing, and no disc is read where
+    none lies (four 5s were marked on the fingers)."""
+    frame, facts, cal = scenes.bench_frame("play", 317, 25, calibrated=True)
+    reading = read_board(frame, cal)
+    assert reading.check
+    said = [d for d in reading.discs if d.doubt == unread.OVER_DOUBT]
+    assert len(said) == 1 and said[0].zone == 0
+    false = [d for d in reading.discs if d.zone > 0 and not d.in_ditch
+             and all(math.dist(d.pixel, t["pixel"]) > t["radius_px"] for t in facts["discs"])]
+    assert not false
+    for t in facts["discs"]:
+        if t["zone"] > 0:
+            d, off = scenes.nearest(reading, t)
+            assert off < 0.5 * t["radius_px"] and d.zone == t["zone"]
+
+
 def test_a_calibration_without_the_empty_board_still_loads(rig, tmp_path):
     """A version 1 file (before the empty board was kept): it loads and reads, without the
     comparison."""
