@@ -56,7 +56,7 @@ from vision.registration import (
 )
 from vision.rings import agreement
 from vision.seats import find_turn, place_seats
-from vision.sides import RGB, agreed_colour, assign, luma_of, middle_colour, of_any_set
+from vision.sides import RGB, agreed_colour, assign, greyed, luma_of, middle_colour, of_any_set
 from vision.stacks import stacked
 from vision.unread import (
     BESIDE_DOUBT,
@@ -258,7 +258,12 @@ def confirmed_colours(known: tuple[RGB | None, RGB | None] | None,
         colour = (middle_colour(sure) if sure else
                   None if other_sure else agreed_colour([d.colour for d in scoring]))
         out.append(colour or old[k])
-    return out[0], out[1]
+    # (a middling grey beside a side of a hue may be the dark side greyed by glare: a dark
+    # wood 5 glared grey, confirmed, taught the dark side grey, and the next rounds read a
+    # dark wood disc, nearer the red side's colour than that grey, as the red side's, sure)
+    kept = [old[k] if c is not None and c != old[k] and greyed(c, out[1 - k]) else c
+            for k, c in enumerate(out)]
+    return kept[0], kept[1]
 
 
 def to_discs(reading: Reading) -> tuple[Disc, ...]:
@@ -622,7 +627,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             on = [d.uncertain and not d.in_ditch and label_at(
                 over, view, d.x_mm, d.y_mm, board.disc_radius) is not None for d in discs]
             unread = marked_over([d for d, o in zip(discs, on, strict=True) if o] + unread,
-                                 over, view)
+                                 over, view, board)
             discs = [d for d, o in zip(discs, on, strict=True) if not o]
             if not any(d.uncertain for d in discs + unread):
                 doubts.append(OVER_BOARD_DOUBT)

@@ -726,6 +726,19 @@ def middle_colour(faces: np.ndarray | list[RGB]) -> RGB:
     return round(float(m[0])), round(float(m[1])), round(float(m[2]))
 
 
+def greyed(colour: RGB, beside: RGB | None) -> bool:
+    """Whether a side's colour is a middling grey, no hue, beside a side of a hue: as likely
+    the dark side's black or dark wood greyed by a varnish's glare as a grey set's, so not to
+    be taught to the match (see :func:`_grey_over_hue`)."""
+    if beside is None:
+        return False
+    grey = _log(np.array(colour, np.float64))
+    luma = float(np.exp(_luma(grey))) - 8.0
+    return (float(np.linalg.norm(_chroma(grey))) < _CHROMATIC
+            and float(np.linalg.norm(_chroma(_log(np.array(beside, np.float64)))))
+            >= _CHROMATIC and ANY_SET_DARK < luma < ANY_SET_LIGHT)
+
+
 def agreed_colour(faces: list[RGB]) -> RGB | None:
     """The colour two discs or more agree on, all but one of them (a disc of a third set or in
     a shadow among them) within :data:`_SAME` of their middle in log colour, or None."""

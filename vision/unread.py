@@ -218,14 +218,25 @@ def colours_away(over: np.ndarray, view: Any, board: Board,
     return away + [c for c in colours or () if c is not None]
 
 
-def marked_over(marks: list[DiscReading], over: np.ndarray, view: Any) -> list[DiscReading]:
+MARK_OVER_RADII = 2.0  # a mark of what is unread this many discs' radii from something over
+#                        the board is its own (a hand the board's colour: see marked_over)
+
+
+def marked_over(marks: list[DiscReading], over: np.ndarray, view: Any,
+                board: Board) -> list[DiscReading]:
     """The marks of what is unread, those over the board said to be what they most likely
     are, once for each thing over it and scoring nothing: a hand seldom hides a disc (if one
-    does, the players add it), and the mark holds the round for a look."""
+    does, the players add it), and the mark holds the round for a look.
+
+    A mark up to two discs' radii from the thing is taken for its own: what is told as over
+    the board is a patch of clear change, and a hand's fingers or a sleeve's edge can change
+    the board less than that, their marks apart from it. Of 246 marks on six of the tuning
+    and retired sets (calibrated), none within 30 mm of a thing over the board lay on a disc
+    (33 marks); at 30 to 60 mm, 2 of 23 did."""
     said: set[int] = set()
     out = []
     for d in marks:
-        k = label_at(over, view, d.x_mm, d.y_mm, 2.0)
+        k = label_at(over, view, d.x_mm, d.y_mm, MARK_OVER_RADII * board.disc_radius)
         if k is None:
             out.append(d)
         elif k not in said:

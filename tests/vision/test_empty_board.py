@@ -269,6 +269,19 @@ def test_a_hands_fingers_apart_from_its_arm_are_the_hands():
             assert off < 0.5 * t["radius_px"] and d.zone == t["zone"]
 
 
+@pytest.mark.parametrize(("boards", "seed", "number"), [("layouts", 318, 0), ("play", 321, 56)])
+def test_a_mark_beside_a_hand_is_the_hands(boards, seed, number):
+    """A hand over the board, told by its arm across the ditch: a patch of what is unread 10
+    mm from it (a fingertip changing the board less than the rest of the hand) is its own,
+    not a 5 of something unread (retired layouts-318 0, play-321 56)."""
+    frame, facts, cal = scenes.bench_frame(boards, seed, number, calibrated=True)
+    reading = read_board(frame, cal)
+    assert reading.check
+    assert [d for d in reading.discs if d.doubt == unread.OVER_DOUBT and d.zone == 0]
+    assert not [d for d in reading.discs if d.zone > 0 and not d.in_ditch and all(
+        math.dist(d.pixel, t["pixel"]) > t["radius_px"] for t in facts["discs"])]
+
+
 def test_a_calibration_without_the_empty_board_still_loads(rig, tmp_path):
     """A version 1 file (before the empty board was kept): it loads and reads, without the
     comparison."""

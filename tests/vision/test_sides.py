@@ -534,3 +534,27 @@ def test_navy_discs_under_a_window_s_glare_are_asked_about_not_given_to_the_othe
             t = min(truth["discs"], key=lambda t: np.hypot(d.pixel[0] - t["pixel"][0],
                                                            d.pixel[1] - t["pixel"][1]))
             assert (d.zone, d.team) == (t["zone"], t["team"]), (calibrated, d, t)
+
+
+def test_a_grey_beside_a_side_of_a_hue_is_not_taught():
+    """A dark wood 5 glared to a middling grey, sure of its side beside a red 10, confirmed
+    (retired play-319 60): taught as the dark side's colour, the next rounds read a dark wood
+    disc, nearer red than that grey, as the red side's, sure. A grey beside a side of a hue is
+    as likely a dark side greyed by glare: the red is taught, the grey is not; a grey beside
+    another grey, or a colour of a hue, is."""
+    from rules.board import STANDARD
+    from vision.projection import CameraModel
+    from vision.reading import Reading, confirmed_colours
+
+    grey, red, brown, white = (164, 153, 149), (178, 41, 41), (68, 49, 38), (235, 232, 228)
+    camera = CameraModel(100, 100, 100.0, 100.0, 50.0, 50.0)
+    reading = Reading((_read(grey, 0, 5), _read(red, 1, 10)), (grey, red), camera, STANDARD,
+                      True, "bottom")
+    assert confirmed_colours(None, reading) == (None, red)
+    assert confirmed_colours((brown, None), reading) == (brown, red)
+    hued = Reading((_read(brown, 0, 5), _read(red, 1, 10)), (brown, red), camera, STANDARD,
+                   True, "bottom")
+    assert confirmed_colours(None, hued) == (brown, red)
+    greys = Reading((_read(grey, 0, 5), _read(white, 1, 10)), (grey, white), camera,
+                    STANDARD, True, "bottom")
+    assert confirmed_colours(None, greys) == (grey, white)
