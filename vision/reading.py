@@ -69,6 +69,7 @@ from vision.unread import (
     cell,
     colours_away,
     label_at,
+    like_over,
     marked_over,
     over_board,
     part_of,
@@ -629,6 +630,8 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             unread = marked_over([d for d, o in zip(discs, on, strict=True) if o] + unread,
                                  over, view, board)
             discs = [d for d, o in zip(discs, on, strict=True) if not o]
+            discs = [d.flagged(BESIDE_DOUBT) if not d.uncertain and like_over(
+                d, over, view, board) else d for d in discs]
             if not any(d.uncertain for d in discs + unread):
                 doubts.append(OVER_BOARD_DOUBT)
         discs += unread

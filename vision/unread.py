@@ -278,16 +278,34 @@ def patch_of(x_mm: float, y_mm: float, colour: RGB | np.ndarray, sure: bool, ove
                default=math.inf)
     if not sure and side >= OVER_LIKE and label_at(over, view, x_mm, y_mm, 0.0) is not None:
         return True  # in the middle of it, and of neither side's colour surely
+    thing = _from_thing(face, x_mm, y_mm, over, view)
+    return thing < OVER_LIKE and thing < side
+
+
+def like_over(d: DiscReading, over: np.ndarray, view: Any, board: Board) -> bool:
+    """Whether a disc read that scores lies beside what is over the board with its face of the
+    colour that thing has round it: kept for lying nearer a side's colour still, it is as
+    likely the thing's own patch (a thumb beside worn dark red discs whose wear is the hand's
+    tan) as a disc under its edge, and either way not to be taken surely."""
+    if d.in_ditch or d.zone == 0 or not beside_over(over, view, board, d.x_mm, d.y_mm):
+        return False
+    face = np.log(np.asarray(d.colour, np.float64) + 8.0)
+    return _from_thing(face, d.x_mm, d.y_mm, over, view) < OVER_LIKE
+
+
+def _from_thing(face: np.ndarray, x_mm: float, y_mm: float, over: np.ndarray,
+                view: Any) -> float:
+    """How far a face (log colour) is from the colour the thing over the board has within
+    PATCH_AROUND_MM of it (inf if none of it lies there)."""
     r = int(np.ceil(PATCH_AROUND_MM * view.ppm)) + 1  # (a window round the disc, not the view)
     row, col = cell(view, x_mm, y_mm, over.shape)
     win = (slice(max(0, row - r), row + r + 1), slice(max(0, col - r), col + r + 1))
     xx, yy = view.grid
     near = (over[win] > 0) & (np.hypot(xx[win] - x_mm, yy[win] - y_mm) < PATCH_AROUND_MM)
     if not near.any():
-        return False
+        return math.inf
     thing_colour = np.median(view.image[win][near], axis=0)[::-1]  # RGB
-    thing = float(np.linalg.norm(face - np.log(thing_colour + 8.0)))
-    return thing < OVER_LIKE and thing < side
+    return float(np.linalg.norm(face - np.log(thing_colour + 8.0)))
 
 
 BESIDE_DOUBT = "something beside it changed the board and is not a disc read (a hand over it?)"

@@ -282,6 +282,18 @@ def test_a_mark_beside_a_hand_is_the_hands(boards, seed, number):
         math.dist(d.pixel, t["pixel"]) > t["radius_px"] for t in facts["discs"])]
 
 
+def test_a_thumb_like_a_worn_side_beside_its_hand_is_not_read_surely():
+    """Retired layouts-330 95: a hand over a black board whose dark red discs are worn to a
+    tan like its skin. Its thumb reached in beside it, rang like a rim, and its face lay a
+    little nearer the worn reds' colour than the hand's: it was read as a 5, sure. A face that
+    is the colour of the thing beside it is as likely the thing's: flagged."""
+    frame, facts, cal = scenes.bench_frame("layouts", 330, 95, calibrated=True)
+    reading = read_board(frame, cal)
+    false = [d for d in reading.discs if d.zone > 0 and not d.in_ditch and all(
+        math.dist(d.pixel, t["pixel"]) > t["radius_px"] for t in facts["discs"])]
+    assert false and all(d.uncertain for d in false)
+
+
 def test_a_calibration_without_the_empty_board_still_loads(rig, tmp_path):
     """A version 1 file (before the empty board was kept): it loads and reads, without the
     comparison."""
