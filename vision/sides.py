@@ -612,12 +612,17 @@ def _grey_over_hue(raw: np.ndarray, labels: np.ndarray, dark: int) -> bool:
     side greyed by a varnish's glare as a white side in shade, so which side is the darker
     cannot be told (a black-and-red set's blacks, glared grey, were read as the light side
     and their colour carried to the match's next rounds). On the faces as seen."""
-    light = raw[labels != dark]
-    grey = np.median(light, axis=0)
+    return _grey_beside_hue(np.median(raw[labels != dark], axis=0),
+                            np.median(raw[labels == dark], axis=0))
+
+
+def _grey_beside_hue(grey: np.ndarray, hued: np.ndarray) -> bool:
+    """Whether a log colour is a middling grey (no hue, neither black nor white) and another
+    has a hue."""
     luma = float(np.exp(_luma(grey))) - 8.0
     return (float(np.linalg.norm(_chroma(grey))) < _CHROMATIC
-            and float(np.linalg.norm(_chroma(np.median(raw[labels == dark], axis=0))))
-            >= _CHROMATIC and ANY_SET_DARK < luma < ANY_SET_LIGHT)
+            and float(np.linalg.norm(_chroma(hued))) >= _CHROMATIC
+            and ANY_SET_DARK < luma < ANY_SET_LIGHT)
 
 
 def _greys_between(sides: Sides, raw: np.ndarray, x: np.ndarray) -> Sides:
@@ -730,13 +735,8 @@ def greyed(colour: RGB, beside: RGB | None) -> bool:
     """Whether a side's colour is a middling grey, no hue, beside a side of a hue: as likely
     the dark side's black or dark wood greyed by a varnish's glare as a grey set's, so not to
     be taught to the match (see :func:`_grey_over_hue`)."""
-    if beside is None:
-        return False
-    grey = _log(np.array(colour, np.float64))
-    luma = float(np.exp(_luma(grey))) - 8.0
-    return (float(np.linalg.norm(_chroma(grey))) < _CHROMATIC
-            and float(np.linalg.norm(_chroma(_log(np.array(beside, np.float64)))))
-            >= _CHROMATIC and ANY_SET_DARK < luma < ANY_SET_LIGHT)
+    return beside is not None and _grey_beside_hue(_log(np.array(colour, np.float64)),
+                                                   _log(np.array(beside, np.float64)))
 
 
 def agreed_colour(faces: list[RGB]) -> RGB | None:
