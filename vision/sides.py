@@ -686,6 +686,8 @@ def _one_known(faces: np.ndarray, raw: np.ndarray, colours: tuple[RGB | None, RG
     known = 0 if colours[0] is not None else 1
     ref = _log(np.array(colours[known], np.float64))
     d = np.linalg.norm(raw - ref, axis=1)
+    if labels is not None and _one_colour_apart(raw, labels, d):
+        labels = None  # (one colour, as seen, that the light split in two: each disc alone)
     if labels is not None:  # two groups on the board: the nearer one is the known side
         mean = [float(d[labels == k].mean()) for k in (0, 1)]
         near = int(np.argmin(mean))
@@ -710,6 +712,18 @@ def _one_known(faces: np.ndarray, raw: np.ndarray, colours: tuple[RGB | None, RG
     sure = (d < _SAME) | (d > _SEPARATE)
     return Sides(tuple(int(t) for t in teams), tuple(bool(v) for v in sure),
                  _seen(faces, teams))
+
+
+def _one_colour_apart(raw: np.ndarray, labels: np.ndarray, d: np.ndarray) -> bool:
+    """Whether two groups split by their colours evened out for the light are, as seen, one
+    colour far from the side's known one: neither is that side's. A dark red side known, a
+    round showing five natural discs only, split in two by a lamp's falloff, gave the group
+    nearer dark red (1.5 from it) to the dark red side, sure; taught the match, the next
+    round's sides were told by two colours alike (fresh pair play-349 70, 71)."""
+    far = min(float(d[labels == k].mean()) for k in (0, 1))
+    apart = float(np.linalg.norm(np.median(raw[labels == 0], axis=0)
+                                 - np.median(raw[labels == 1], axis=0)))
+    return far > _SEPARATE and apart < _SAME
 
 
 def _seen(faces: np.ndarray, teams: np.ndarray,

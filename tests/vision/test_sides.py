@@ -558,3 +558,20 @@ def test_a_grey_beside_a_side_of_a_hue_is_not_taught():
     greys = Reading((_read(grey, 0, 5), _read(white, 1, 10)), (grey, white), camera,
                     STANDARD, True, "bottom")
     assert confirmed_colours(None, greys) == (grey, white)
+
+
+def test_one_colour_split_by_the_light_is_not_the_known_sides():
+    """A dark red side known from a confirmed round; the next round (fresh pair play-349 70, a
+    black board's phone rig) shows five natural discs only, which evening out the light
+    splits in two. Neither group is dark red, 1.5 from it: no disc is read as the dark red
+    side's, sure (the group nearer dark red was, and taught the match two alike colours)."""
+    from tests.vision import scenes
+    from vision import read_board
+
+    frame, facts, cal = scenes.bench_frame("play", 349, 70, calibrated=True)
+    reading = read_board(frame, cal, colours=((91, 22, 24), None))
+    scoring = scenes.scoring(reading, facts)
+    assert len(scoring) == 5
+    for t, d, off in scoring:
+        assert off < 0.5 * t["radius_px"] and t["team"] == 1
+        assert d.team == 1 or d.uncertain
