@@ -81,6 +81,7 @@ def unexplained(diff: Difference, view: Any, board: Board, discs: list,
     return changed
 
 
+SHADOW_MM = 3.0  # a disc's shadow reaches this far past its rim: a disc's patch of change
 OVER_AREA = 4.0  # a change unexplained by the discs read over this many discs' areas in one
 #                 patch is something over the board: a hand, an arm, a sleeve
 OVER_LIKE = 0.45  # a disc read there whose face is this near its colour (log) is a patch of it
@@ -105,7 +106,7 @@ def over_board(diff: Difference, view: Any, board: Board, discs: list,
     it. A hand's knuckles, a sleeve's folds and the arm's edge against the board ring like
     rims."""
     rr = view.radius
-    area = math.pi * ((board.disc_radius + 3.0) * view.ppm) ** 2  # a disc and its shadow
+    area = math.pi * ((board.disc_radius + SHADOW_MM) * view.ppm) ** 2  # a disc and its shadow
     surface = changes(diff, view, board, least)
     labels, big = _big(surface, view, discs, area, (rr > board.surface_radius - 4.0) & (
         rr < board.surface_radius))
@@ -149,7 +150,7 @@ def _spread(surface: np.ndarray, things: np.ndarray, view: Any, discs: list, boa
     joined to a hand beside it."""
     mask = cv2.morphologyEx(surface.astype(np.uint8), cv2.MORPH_CLOSE,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close)))
-    cut = round((board.disc_radius + 3.0) * view.ppm)
+    cut = round((board.disc_radius + SHADOW_MM) * view.ppm)
     for d in discs:
         row, col = cell(view, d.x_mm, d.y_mm, mask.shape)
         cv2.circle(mask, (col, row), cut, 0, -1)
