@@ -30,7 +30,7 @@ from vision.errors import BoardInDoubt, CalibrationError, UnknownSeat
 from vision.projection import CameraModel
 from vision.registration import find_board, grey_of
 from vision.rims import clutter
-from vision.seats import SIDES, find_turn, place_seats
+from vision.seats import SIDES, find_turn, lines_turn, pegs_turn, place_seats
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,9 @@ FORMAT = """\
  "fit": {"sigma_mm": scatter of the circles' points about the fit, "points": how many,
          "agreement": share of the painted lines' profiles that found them where the camera
                       puts them, "turn_from": "quadrant lines" | "pegs" | "none",
+         "turns_seen": {"quadrant lines": degrees, "pegs": degrees} (the turn each cue that
+                       stood out shows on the empty board with this camera: a round's is
+                       taken from these, as the board's print can pass for either),
          "line_polarity": 1 (lines lighter than the board) | -1 (darker),
          "clutter": [the bare surface's and the ditch's typical edge strength]},
  "empty": {"image": the empty board's look, a PNG beside this file (the frame resampled onto
@@ -73,6 +76,8 @@ class Calibration:
     board_from: str = "tournament"
     line_polarity: float = 0.0          # +1 lines lighter than the board, -1 darker, 0 unknown
     clutter: tuple[float, float] = ()   # the bare board's edge level, surface and ditch
+    turns_seen: tuple[tuple[str, float], ...] = ()  # per cue, the turn the empty board shows
+    #                                                 with this camera (see seats.since)
 
     @functools.cached_property
     def polarity(self) -> float:
@@ -92,7 +97,8 @@ class Calibration:
                "fit": {"sigma_mm": round(self.sigma_mm, 4), "points": self.points,
                        "agreement": round(self.agreement, 3), "turn_from": self.turn_from,
                        "line_polarity": self.line_polarity,
-                       "clutter": [round(v, 3) for v in self.clutter]},
+                       "clutter": [round(v, 3) for v in self.clutter],
+                       "turns_seen": {k: round(v, 3) for k, v in self.turns_seen}},
                "made_from": self.made_from}
         if empty_name is not None and self.reference is not None:
             m = self.maps
@@ -126,6 +132,11 @@ class Calibration:
                       tuple(float(v) for v in fit.get("clutter", ()))[:2])
             if cal.clutter and len(cal.clutter) != 2:
                 raise CalibrationError("clutter must be two numbers")
+            seen = fit.get("turns_seen", {})
+            if not isinstance(seen, dict) or not set(seen) <= {"quadrant lines", "pegs"}:
+                raise CalibrationError("turns_seen must map 'quadrant lines' or 'pegs' to "
+                                       "degrees")
+            cal = replace(cal, turns_seen=tuple((str(k), float(v)) for k, v in seen.items()))
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(f"{source} is damaged ({exc}); calibrate again") from None
         empty = data.get("empty")
@@ -190,6 +201,9 @@ def calibrate(frame: np.ndarray, *, seat0: str = "bottom", focal_px: float | Non
     grey = grey_of(frame)
     turn = find_turn(grey, found.camera, found.board, found.polarity)
     camera = place_seats(found.camera, turn, found.board, seat0)
+    seen = tuple((t.source, round(t.degrees, 3)) for t in (
+        lines_turn(grey, camera, found.board, found.polarity),
+        pegs_turn(grey, camera, found.board)) if t.source != "none")
     if board is not None:
         source = "stated"
     elif found.board.line_radii == STANDARD.line_radii:
@@ -201,7 +215,7 @@ def calibrate(frame: np.ndarray, *, seat0: str = "bottom", focal_px: float | Non
                       found.polarity)
     bgr = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
     return replace(cal, reference=reference_of(bgr[..., :3], cal.maps),
-                   clutter=clutter(bgr[..., :3], camera, found.board))
+                   clutter=clutter(bgr[..., :3], camera, found.board), turns_seen=seen)
 
 
 def empty_path(path: str | Path) -> Path:

@@ -55,7 +55,7 @@ from vision.registration import (
     scaled_camera,
 )
 from vision.rings import agreement
-from vision.seats import find_turn, place_seats
+from vision.seats import find_turn, place_seats, since
 from vision.sides import RGB, agreed_colour, assign, greyed, luma_of, middle_colour, of_any_set
 from vision.stacks import stacked
 from vision.unread import (
@@ -335,14 +335,14 @@ def still(frame: np.ndarray, cal: Calibration, reg: Registration, name: str) -> 
     polarity = cal.polarity
     board = cal.board
     now = agreement(grey, cal.camera, board, polarity)
-    turn = find_turn(grey, cal.camera, board, polarity)
+    turn = since(find_turn(grey, cal.camera, board, polarity), cal.turns_seen, board)
     turned = turn.source != "none" and abs(turn.degrees) > MOVED_TURN_DEG
     if now >= MOVED_AGREEMENT * cal.agreement and not turned:
         return replace(reg, confidence=min(1.0, now / max(cal.agreement, 1e-6)))
     refit = refit_camera(grey, cal.camera, board, cal.focal_sigma, polarity)
     if refit is not None:
         camera, score = refit
-        turn = find_turn(grey, camera, board, polarity)
+        turn = since(find_turn(grey, camera, board, polarity), cal.turns_seen, board)
         camera = place_seats(camera, turn, board, cal.seat0) if turn.source != "none" \
             else camera
         score = agreement(grey, camera, board, polarity)

@@ -76,6 +76,13 @@ def find_turn(grey: np.ndarray, camera: CameraModel, board: Board,
               line_polarity: float) -> Turn:
     """The turn (degrees, counter-clockwise seen from above) that puts the board's quadrant
     lines on the diagonals, or its pegs on their places."""
+    lines = lines_turn(grey, camera, board, line_polarity)
+    return lines if lines.source != "none" else pegs_turn(grey, camera, board)
+
+
+def lines_turn(grey: np.ndarray, camera: CameraModel, board: Board,
+               line_polarity: float) -> Turn:
+    """The turn the quadrant lines show (source "none" if they do not stand out)."""
     r0 = board.ten_radius + 12.0
     r1 = board.outer_radius - 40.0
     if r1 > r0:
@@ -87,6 +94,12 @@ def find_turn(grey: np.ndarray, camera: CameraModel, board: Board,
         if strength > 6.0:
             deg = pos * 360.0 / _BINS - 45.0
             return Turn(_fold(deg, 90.0), "quadrant lines", strength)
+        return Turn(0.0, "none", strength)
+    return Turn(0.0, "none", 0.0)
+
+
+def pegs_turn(grey: np.ndarray, camera: CameraModel, board: Board) -> Turn:
+    """The turn the pegs show (source "none" if they do not stand out)."""
     # on the 15 line and just either side of it; each ring's own departures from its usual
     # level, added up: a peg may be lighter than the wood on one side of the line and its
     # shadow darker on the other, which a mean over the rings would cancel
@@ -107,6 +120,22 @@ def find_turn(grey: np.ndarray, camera: CameraModel, board: Board,
 
 def _fold(deg: float, period: float) -> float:
     return (deg + period / 2) % period - period / 2
+
+
+def since(turn: Turn, seen: tuple[tuple[str, float], ...], board: Board) -> Turn:
+    """``turn`` less the turn the same cue showed on the empty board with the same camera
+    (``seen``: cue and degrees, see :attr:`vision.calibration.Calibration.turns_seen`): how far
+    the board has turned since. A board's print can pass for its quadrant lines or pegs (the
+    5s on its axes, ringed at the lines' radii), the same way in every frame, and a rig
+    calibrated on it must not take each round for a turned board (retired play-327 6: the
+    calibration's camera sat 22 degrees from where the pegs put it, every round with its pegs
+    in view was refitted, and the numerals, misplaced against the empty board, were marked as
+    seven things unread)."""
+    base = dict(seen).get(turn.source)
+    if base is None:
+        return turn
+    period = 90.0 if turn.source == "quadrant lines" else 360.0 / board.peg_count
+    return Turn(_fold(turn.degrees - base, period), turn.source, turn.strength)
 
 
 def turned(camera: CameraModel, degrees: float) -> CameraModel:

@@ -41,8 +41,24 @@ def test_a_calibration_round_trips_through_its_file(rigs, tmp_path):
     assert back.board == cal.board
     assert np.array_equal(back.reference, cal.reference)
     assert (back.seat0, back.turn_from, back.points) == (cal.seat0, cal.turn_from, cal.points)
+    assert back.turns_seen == cal.turns_seen and cal.turns_seen
     frame = rigs["layouts"][0].frames[0][0]
     assert read_board(frame, back).to_json() == read_board(frame, cal).to_json()
+
+
+@pytest.mark.parametrize(("found", "seen", "since"), [
+    (("pegs", 21.99), (("pegs", 22.04),), -0.05),  # the pegs as the empty board showed them
+    (("pegs", -22.0), (("pegs", 22.04),), 0.96),  # an eighth turn round: the same place
+    (("pegs", 3.0), (("quadrant lines", 22.0),), 3.0),  # another cue: taken as found
+    (("quadrant lines", 40.0), (("quadrant lines", -45.0), ("pegs", 1.0)), -5.0),
+])
+def test_a_turn_is_taken_from_the_empty_boards(found, seen, since):
+    from rules.board import STANDARD
+    from vision.seats import Turn
+    from vision.seats import since as turn_since
+
+    got = turn_since(Turn(found[1], found[0], 9.0), seen, STANDARD)
+    assert got.source == found[0] and got.degrees == pytest.approx(since, abs=1e-6)
 
 
 @pytest.mark.parametrize("seat0, angle", [("bottom", 90), ("right", 0), ("top", -90),
@@ -80,6 +96,10 @@ def test_the_check_picture_shows_the_rings_on_the_lines(rigs):
     ('{"format": "crokiscore-calibration", "version": 1, "seat0": "north", "camera": '
      '{"width": 4, "height": 4, "matrix": [[1,0,0],[0,1,0],[0,0,1]], "distortion": [0,0,0,0], '
      '"rvec": [0,0,0], "tvec": [0,0,1]}}', "seat0 must be one of"),
+    ('{"format": "crokiscore-calibration", "version": 2, "camera": '
+     '{"width": 4, "height": 4, "matrix": [[1,0,0],[0,1,0],[0,0,1]], "distortion": [0,0,0,0], '
+     '"rvec": [0,0,0], "tvec": [0,0,1]}, "fit": {"turns_seen": {"numerals": 3}}}',
+     "turns_seen must map"),
 ])
 def test_a_damaged_calibration_is_refused_in_words(tmp_path, text, words):
     path = tmp_path / "cal.json"

@@ -205,6 +205,20 @@ def test_a_moved_camera_is_noticed(rig):
         read_board(frame, rig.calibration)
 
 
+def test_print_that_passes_for_pegs_is_no_turn_of_the_board():
+    """Retired play-327 6: a board without quadrant lines, whose 5s on its axes were taken for
+    them when it was calibrated; every round the pegs then put the board 22 degrees from the
+    calibration's camera, the camera was refitted, and the numerals, misplaced against the
+    empty board, were marked as seven things unread. A turn is taken from the one the same
+    cue showed on the empty board."""
+    frame, facts, cal = scenes.bench_frame("play", 327, 6, calibrated=True)
+    assert dict(cal.turns_seen).get("pegs", 0.0) > 20.0
+    reading = read_board(frame, cal)
+    assert not any("moved" in n for n in reading.notes)
+    assert not [d for d in reading.discs if d.zone > 0 and not d.in_ditch and all(
+        math.dist(d.pixel, t["pixel"]) > t["radius_px"] for t in facts["discs"])]
+
+
 def test_an_arm_over_the_board_is_not_a_moved_camera(rig):
     """A player's arm reaches over a third of the board, hiding its lines there: the camera
     has not moved, and the discs clear of the arm are read."""
