@@ -59,17 +59,25 @@ RUN_ON_RAYS = 24  # a face's colour running on to the profiles' end over this ma
 #                   something lying there: on the tuning frames and the retired pairs 317/318
 #                   to 331/332, each read alone from scratch, 8 of 46 false discs read surely
 #                   that score, and 5 of 7,449 discs truly there
+BARE_RUN_ON_RAYS = 12  # ... from a bare photo, a sixth of the round (a disc beside it not read
+#                        does that too, and then it is as well flagged): with no empty board
+#                        to tell a hand by, a finger or the edge of a band of light over a
+#                        black board ran on over 14 to 22 (on 1,300 of those frames read
+#                        alone, 11 false discs read surely of 59 that score ran on over 12 or
+#                        more, and 23 true ones of 5,271). Against the empty board this
+#                        flagged 36 more true discs and changed no reading's outcome
 RUN_ON_DOUBT = ("whether it is a disc: its colour runs on past its rim over more than a disc's "
                 "breadth (a hand, a sleeve or a card?)")
 
 
 def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[DiscReading],
-            colours: tuple[RGB | None, RGB | None]) -> list[DiscReading]:
+            colours: tuple[RGB | None, RGB | None], run_on: int = RUN_ON_RAYS
+            ) -> list[DiscReading]:
     """The discs, those that lie on another (or under one) flagged: the outline of the disc's
     face and the sides' colours round it is two circles of a disc's size a few mm apart, each
     followed over a good part of its round, where nothing else read or a peg lies; and those
     that score whose outline runs on past their rim over a third of its round flagged as
-    perhaps no disc (:func:`_runs_on`)."""
+    perhaps no disc (:func:`_runs_on`; over ``run_on`` profiles in a row)."""
     out = list(discs)
     # (a pair across the outer line may score, whichever of them was read)
     within = board.outer_radius + OFFSET_MM[1]
@@ -130,7 +138,7 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
         seen.append((extent, whole, clear))
         ends = d.x_mm + rho[-1] * ux, d.y_mm + rho[-1] * uy
         if d.zone > 0 and _runs_on(whole >= rho[-1] - STEP_MM, ~outside[k], ends, rest, pegs,
-                                   board):
+                                   board, run_on):
             out[i] = d.flagged(RUN_ON_DOUBT)
     # the faces' apparent radius, their rims blurred, as most discs' outlines show it
     typical = [float(np.median(e[c])) for e, _, c in seen if c.sum() >= 2 * SPAN_RAYS]
@@ -183,9 +191,9 @@ def _clear_of(x: np.ndarray, y: np.ndarray, others: np.ndarray, pegs: np.ndarray
 
 
 def _runs_on(reach: np.ndarray, seen: np.ndarray, ends: tuple[np.ndarray, np.ndarray],
-             others: np.ndarray, pegs: np.ndarray, board: Board) -> bool:
+             others: np.ndarray, pegs: np.ndarray, board: Board, rays: int) -> bool:
     """Whether a disc's colour (either side's) reaches the profiles' ``ends`` (``reach``)
-    over RUN_ON_RAYS profiles in a row, ``seen`` in the frame, where no other disc read, peg,
+    over ``rays`` profiles in a row, ``seen`` in the frame, where no other disc read, peg,
     the hole or the surface's edge lies."""
     x, y = ends
     on = reach & seen & (np.hypot(x, y) > board.hole_diameter / 2 + GAP_MM + 1)
@@ -198,7 +206,7 @@ def _runs_on(reach: np.ndarray, seen: np.ndarray, ends: tuple[np.ndarray, np.nda
     for v in np.roll(on, -int(np.argmin(on))):
         run = run + 1 if v else 0
         best = max(best, run)
-    return best >= RUN_ON_RAYS
+    return best >= rays
 
 
 def _circle(px: np.ndarray, py: np.ndarray, around: np.ndarray, within: tuple[float, float],

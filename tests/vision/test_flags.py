@@ -454,14 +454,17 @@ def test_a_worn_disc_ringed_most_of_its_round_from_scratch_is_not_left_out(board
 @pytest.mark.parametrize(("boards", "seed", "number"), [
     ("play", 11, 5),  # a hand reaching over a navy board, a fingertip read as a 5 (a Pi's frame)
     ("play", 327, 84),  # a band of glare across a black board's lines, read as a 5 (a phone's)
+    ("play", 323, 58),  # two fingers over a black board, each a 5 (their colour on over 60
+    #                     degrees of the round: a third was asked)
+    ("layouts", 330, 95),  # a thumb beside a hand over a black board
 ])
 def test_a_fingertip_read_as_a_disc_from_scratch_is_flagged_by_its_colour_running_on(
         boards, seed, number):
     """A tuning frame and a retired one read from scratch where a fingertip, or the edges of
     a band of light, rang as round as a disc's rim and were read as a sure disc that scores,
-    where none lies. The colour runs on past that rim over more than a third of its round,
-    further than any disc's beside it would: it is flagged as perhaps no disc, and no disc
-    truly there is."""
+    where none lies. The colour runs on past that rim over a sixth of its round or more, as
+    a disc's beside it does only where that disc was not read: it is flagged as perhaps no
+    disc, and no disc truly there is."""
     from vision.stacks import RUN_ON_DOUBT
 
     frame, truth, _ = scenes.bench_frame(boards, seed, number)
