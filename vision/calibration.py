@@ -137,7 +137,7 @@ class Calibration:
                 raise CalibrationError("turns_seen must map 'quadrant lines' or 'pegs' to "
                                        "degrees")
             cal = replace(cal, turns_seen=tuple((str(k), float(v)) for k, v in seen.items()))
-        except (KeyError, TypeError, ValueError) as exc:
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(f"{source} is damaged ({exc}); calibrate again") from None
         empty = data.get("empty")
         if empty is None:

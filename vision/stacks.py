@@ -76,8 +76,9 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
     """The discs, those that lie on another (or under one) flagged: the outline of the disc's
     face and the sides' colours round it is two circles of a disc's size a few mm apart, each
     followed over a good part of its round, where nothing else read or a peg lies; and those
-    that score whose outline runs on past their rim over a third of its round flagged as
-    perhaps no disc (:func:`_runs_on`; over ``run_on`` profiles in a row)."""
+    that score whose outline runs on past their rim over ``run_on`` profiles in a row (a
+    third of its round; a sixth from a bare photo) flagged as perhaps no disc
+    (:func:`_runs_on`)."""
     out = list(discs)
     # (a pair across the outer line may score, whichever of them was read)
     within = board.outer_radius + OFFSET_MM[1]

@@ -100,6 +100,9 @@ def test_the_check_picture_shows_the_rings_on_the_lines(rigs):
      '{"width": 4, "height": 4, "matrix": [[1,0,0],[0,1,0],[0,0,1]], "distortion": [0,0,0,0], '
      '"rvec": [0,0,0], "tvec": [0,0,1]}, "fit": {"turns_seen": {"numerals": 3}}}',
      "turns_seen must map"),
+    ('{"format": "crokiscore-calibration", "version": 2, "camera": '
+     '{"width": 4, "height": 4, "matrix": [[1,0,0],[0,1,0],[0,0,1]], "distortion": [0,0,0,0], '
+     '"rvec": [0,0,0], "tvec": [0,0,1]}, "fit": 5}', "damaged"),
 ])
 def test_a_damaged_calibration_is_refused_in_words(tmp_path, text, words):
     path = tmp_path / "cal.json"
