@@ -57,7 +57,7 @@ from vision.registration import (
 from vision.rings import agreement
 from vision.seats import find_turn, place_seats, since
 from vision.sides import RGB, agreed_colour, assign, greyed, luma_of, middle_colour, of_any_set
-from vision.stacks import BARE_RUN_ON_RAYS, RUN_ON_RAYS, stacked
+from vision.stacks import stacked
 from vision.unread import (
     BESIDE_DOUBT,
     CHANGE_PER_NOISE,
@@ -609,8 +609,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     discs = [d.flagged(FAINT_DOUBT) if f and d.zone > 0 and not d.in_ditch else d
              for d, f in zip(discs, faint, strict=True)]
     discs = _crowded(discs, board)
-    discs = stacked(frame, reg.camera, board, discs, sides.colours,
-                    RUN_ON_RAYS if diff is not None else BARE_RUN_ON_RAYS)
+    discs = stacked(frame, reg.camera, board, discs, sides.colours, bare=diff is None)
     if diff is not None:  # what changed the board and is not a disc read, flagged there
         # (``over``: found above, with the discs read and those set aside as its patches)
         if over is not None:  # a hand or an arm: its own patches are not discs

@@ -66,19 +66,25 @@ BARE_RUN_ON_RAYS = 12  # ... from a bare photo, a sixth of the round (a disc bes
 #                        alone, 11 false discs read surely of 59 that score ran on over 12 or
 #                        more, and 23 true ones of 5,271). Against the empty board this
 #                        flagged 36 more true discs and changed no reading's outcome
+BARE_LIKE = 20.0  # ... and a face this near (log units x 100) the board 10 to 13 mm round it:
+#                   a patch of window light over a black board, its corner ringing like a
+#                   rim, has the lit board round it too (on 800 tuning and retired frames read
+#                   alone, 3 of 15 false discs read surely that score, 6 of 2,637 true ones)
+LIKE_RING_DOUBT = ("whether it is a disc: its face is the colour of the board round it (a "
+                   "patch of light?)")
 RUN_ON_DOUBT = ("whether it is a disc: its colour runs on past its rim over more than a disc's "
                 "breadth (a hand, a sleeve or a card?)")
 
 
 def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[DiscReading],
-            colours: tuple[RGB | None, RGB | None], run_on: int = RUN_ON_RAYS
-            ) -> list[DiscReading]:
+            colours: tuple[RGB | None, RGB | None], bare: bool = False) -> list[DiscReading]:
     """The discs, those that lie on another (or under one) flagged: the outline of the disc's
     face and the sides' colours round it is two circles of a disc's size a few mm apart, each
     followed over a good part of its round, where nothing else read or a peg lies; and those
-    that score whose outline runs on past their rim over ``run_on`` profiles in a row (a
-    third of its round; a sixth from a bare photo) flagged as perhaps no disc
-    (:func:`_runs_on`)."""
+    that score whose outline runs on past their rim over a third of its round flagged as
+    perhaps no disc (:func:`_runs_on`). From a ``bare`` photo, over a sixth; and so is one
+    whose face is the colour of the board round it (:data:`BARE_LIKE`)."""
+    run_on = BARE_RUN_ON_RAYS if bare else RUN_ON_RAYS
     out = list(discs)
     # (a pair across the outer line may score, whichever of them was read)
     within = board.outer_radius + OFFSET_MM[1]
@@ -103,17 +109,17 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
     seen = []
     for k, i in enumerate(todo):
         d = discs[i]
-        bare = np.median(prof[k][:, ring].reshape(-1, 3), axis=0)
+        bare_ring = np.median(prof[k][:, ring].reshape(-1, 3), axis=0)
         # nearer a face's colour than the board's, each however shaded (a shadow scales a
         # colour, shifting its logarithm evenly; the top disc shades the lower one's crescent):
         # the outline lies where its rim blurs halfway
-        board_far = _shaded(prof[k] - bare)
+        board_far = _shaded(prof[k] - bare_ring)
         # (by how much: the outline then lies where that falls through zero, to a fraction of
         # a sample, not only at the last sample like a face)
         own = np.full(prof.shape[1:3], -np.inf)
         other = np.full(prof.shape[1:3], -np.inf)
         for f, mine in faces[i]:
-            change = float(np.linalg.norm(f - bare))
+            change = float(np.linalg.norm(f - bare_ring))
             if change >= (LEAST_CHANGE if mine else LEAST_OTHER):
                 near = _shaded(prof[k] - f)
                 got = np.minimum(board_far - near, LIKE_SHARE * change - near)
@@ -141,6 +147,8 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
         if d.zone > 0 and _runs_on(whole >= rho[-1] - STEP_MM, ~outside[k], ends, rest, pegs,
                                    board, run_on):
             out[i] = d.flagged(RUN_ON_DOUBT)
+        elif bare and d.zone > 0 and float(np.linalg.norm(faces[i][0][0] - bare_ring)) < BARE_LIKE:
+            out[i] = d.flagged(LIKE_RING_DOUBT)
     # the faces' apparent radius, their rims blurred, as most discs' outlines show it
     typical = [float(np.median(e[c])) for e, _, c in seen if c.sum() >= 2 * SPAN_RAYS]
     if not typical:

@@ -451,6 +451,21 @@ def test_a_worn_disc_ringed_most_of_its_round_from_scratch_is_not_left_out(board
     assert not missed
 
 
+def test_a_patch_of_light_read_as_a_disc_from_scratch_is_flagged_by_the_board_round_it():
+    """Retired layouts-326 77, read from scratch: the corner of a patch of window light over a
+    black board rang as round as a disc's rim, and its face (the lit board) stood out from
+    the board beside it: a sure 5 where none lies. The board round it, 10 to 13 mm out, is
+    the same lit board: it is flagged as perhaps no disc."""
+    from vision.stacks import LIKE_RING_DOUBT
+
+    frame, truth, _ = scenes.bench_frame("layouts", 326, 77)
+    reading = read_board(frame)
+    false = [d for d in reading.discs if d.zone > 0 and all(
+        math.dist(d.pixel, t["pixel"]) > 0.6 * t["radius_px"] for t in truth["discs"])]
+    assert false and all(d.doubt == LIKE_RING_DOUBT for d in false)
+    assert all(d.doubt != LIKE_RING_DOUBT for d in reading.discs if d not in false)
+
+
 @pytest.mark.parametrize(("boards", "seed", "number"), [
     ("play", 11, 5),  # a hand reaching over a navy board, a fingertip read as a 5 (a Pi's frame)
     ("play", 327, 84),  # a band of glare across a black board's lines, read as a 5 (a phone's)
