@@ -118,8 +118,8 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
         # a sample, not only at the last sample like a face)
         own = np.full(prof.shape[1:3], -np.inf)
         other = np.full(prof.shape[1:3], -np.inf)
-        for f, mine in faces[i]:
-            change = float(np.linalg.norm(f - bare_ring))
+        changes = [float(np.linalg.norm(f - bare_ring)) for f, _ in faces[i]]  # (own first)
+        for (f, mine), change in zip(faces[i], changes, strict=True):
             if change >= (LEAST_CHANGE if mine else LEAST_OTHER):
                 near = _shaded(prof[k] - f)
                 got = np.minimum(board_far - near, LIKE_SHARE * change - near)
@@ -147,7 +147,7 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
         if d.zone > 0 and _runs_on(whole >= rho[-1] - STEP_MM, ~outside[k], ends, rest, pegs,
                                    board, run_on):
             out[i] = d.flagged(RUN_ON_DOUBT)
-        elif bare and d.zone > 0 and float(np.linalg.norm(faces[i][0][0] - bare_ring)) < BARE_LIKE:
+        elif bare and d.zone > 0 and changes[0] < BARE_LIKE:
             out[i] = d.flagged(LIKE_RING_DOUBT)
     # the faces' apparent radius, their rims blurred, as most discs' outlines show it
     typical = [float(np.median(e[c])) for e, _, c in seen if c.sum() >= 2 * SPAN_RAYS]
