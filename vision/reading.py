@@ -1295,9 +1295,15 @@ def _better_followed(seen: _Seen, looks: list[_Seen]) -> _Seen | None:
     by each in turn, where a look already taken followed its discs all round: on the tuning
     frames and the retired pairs 317/318 to 331/332 (1,600 frames from scratch), taking it
     brought 33 boards read more than 5 % off within 5 % of their size and moved none the
-    other way."""
+    other way.
+
+    On the surface only discs followed round ``FOLLOWED`` of their round count: a size swept
+    to for more discs there can owe them to rings of the board's print, followed round less
+    than half (retired play-351 38, a 24.7-inch board taken 18 % large for three such rings,
+    its one 10 found at the tournament's size lost; a look at its own size, followed round
+    0.89 on average, found that 10 and no ring)."""
     def on_surface(look: _Seen) -> int:
-        return _on_surface(look, look.board.outer_radius)
+        return _on_surface(look, look.board.outer_radius, FOLLOWED)
 
     least = max(1, on_surface(seen))
     fair = [look for look in looks if look is not seen
@@ -1325,9 +1331,11 @@ def _followed(look: _Seen) -> float:
     return _round_followed(look) / len(look.keep) if look.keep else 0.0
 
 
-def _on_surface(seen: _Seen, within: float) -> int:
-    """How many discs a look found within ``within`` mm of the centre (its board's mm)."""
-    return sum(math.hypot(seen.rims[i].x_mm, seen.rims[i].y_mm) < within for i in seen.keep)
+def _on_surface(seen: _Seen, within: float, followed: float = 0.0) -> int:
+    """How many discs a look found within ``within`` mm of the centre (its board's mm), their
+    rims followed round ``followed`` of their round or more."""
+    return sum(math.hypot(seen.rims[i].x_mm, seen.rims[i].y_mm) < within
+               and seen.rims[i].coverage >= followed for i in seen.keep)
 
 
 def _sized(rim: rimlib.Rim) -> bool:

@@ -517,3 +517,18 @@ def test_a_board_whose_measured_hole_says_another_size_is_looked_at_that_size():
     35 mm on every board. At the size the hole says, every disc is followed round 0.9 of its
     round, and that size is taken."""
     _read_at_its_size("layouts", 328, 12)
+
+
+def test_rings_of_the_print_on_the_surface_do_not_hold_a_board_at_the_wrong_size():
+    """Retired play-351 38 from a bare photo: a 24.7-inch dark wood board, two 10s on its
+    surface and fourteen discs in its ditch. Swept to 1.14 times the tournament's size for
+    three discs on its surface, rings of its print followed round under half their round,
+    it lost the one 10 found before: 18 % off, the total wrong with nothing flagged. A look
+    at about its own size followed its discs round 0.89 on average and found that 10; on the
+    surface only discs followed round half their round count, and that look is taken."""
+    frame, truth, _ = scenes.bench_frame("play", 351, 38)
+    reading = read_board(frame)
+    assert reading.board.outer_radius == pytest.approx(truth["board"]["outer_radius"], rel=0.05)
+    found = [t for t, _, off in scenes.scoring(reading, truth) if off < t["radius_px"] / 2]
+    assert found
+    assert reading.check
