@@ -88,7 +88,9 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
     out = list(discs)
     # (a pair across the outer line may score, whichever of them was read)
     within = board.outer_radius + OFFSET_MM[1]
-    todo = [i for i, d in enumerate(discs) if not d.uncertain and not d.in_ditch
+    # (a disc in doubt only of its side may be no disc at all, the graver doubt)
+    todo = [i for i, d in enumerate(discs)
+            if (not d.uncertain or d.doubt.startswith("its side")) and not d.in_ditch
             and (d.zone > 0 or math.hypot(d.x_mm, d.y_mm) < within)]
     if not todo:
         return out
