@@ -20,7 +20,8 @@ that taking the lift off would put nearer the other side, is unsure; on a board 
 lift is taken at least as its most lifted channel's, since the board stops at white.
 And with no colours known, a side whose colour shows only in the ditch (perhaps another set's
 discs put there) leaves the board's discs unsure of theirs, unless they are black or white, whose
-side any set agrees on.
+side any set agrees on. A grey put with a side of a hue, beside a side of none, is unsure too: a
+black disc glared grey, or a white one shaded, is no nearer the hued side for it.
 """
 
 from __future__ import annotations
@@ -261,7 +262,8 @@ def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = No
     raw = _log(faces)
     x = raw - _log(light) + float(np.mean(_log(light))) if light is not None else raw
     scoring = np.ones(n, bool) if scoring is None else np.asarray(scoring, bool)
-    return _greys_between(_assigned(faces, raw, x, colours, light, scoring), raw, x)
+    return _greys_in_hued_side(_greys_between(_assigned(faces, raw, x, colours, light, scoring),
+                                              raw, x), raw, colours)
 
 
 def _assigned(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
@@ -651,6 +653,43 @@ def _greys_between(sides: Sides, raw: np.ndarray, x: np.ndarray) -> Sides:
         t = float((c[near] - other) @ way) / max(float(way @ way), 1e-9)
         if GREY_BETWEEN < t < 1.0 - GREY_BETWEEN:
             sure[idx[sub == near]] = False
+    return replace(sides, sure=tuple(bool(v) for v in sure))
+
+
+def _greys_in_hued_side(sides: Sides, raw: np.ndarray,
+                        colours: tuple[RGB | None, RGB | None] | None) -> Sides:
+    """``sides`` with a disc of no hue unsure of its side where that side's colour has a hue
+    and the other side's has none: a varnish's glare lifts a black disc to a grey as a shadow
+    darkens a white one, and such a grey is no nearer the hued side's colour for being lighter
+    or darker than its own (a black and green set's blacks glared grey fell to the green side,
+    sure of it, and taught the match's next round a greyed green: retired layouts-354 34 and
+    35). A side's colour is the one known, else its discs' as seen. Hue is told on the faces
+    as seen, and only a grey of less than half the side's hue is in doubt: a dark side's
+    faint hue is of a piece with its greyest disc's (the real Pi camera photo's dark discs,
+    0.12 to 0.18 of hue, the threshold 0.15, are one side's, sure of it)."""
+    teams = np.array(sides.teams, int)
+    sure = np.array(sides.sure, bool)
+    chroma = np.linalg.norm(_chroma(raw), axis=1)
+    grey = chroma < _CHROMATIC
+
+    def hue_of(k: int) -> float | None:
+        """How strong side ``k``'s hue is: its colour known, else its discs' as seen (those of
+        a hue, as many as its greys at least: a white side's one glared or odd disc makes no
+        hued side of it); None if it cannot be told."""
+        if colours is not None and colours[k] is not None:
+            return float(np.linalg.norm(_chroma(_log(np.array(colours[k], np.float64)))))
+        mine = teams == k
+        if not mine.any():
+            return None
+        if (mine & ~grey).sum() < (mine & grey).sum():
+            return 0.0
+        return float(np.linalg.norm(_chroma(np.median(raw[mine & ~grey], axis=0))))
+
+    for k in (0, 1):
+        own, other = hue_of(k), hue_of(1 - k)
+        if own is None or other is None or not own >= _CHROMATIC > other:
+            continue
+        sure[(teams == k) & grey & sure & (2 * chroma < own)] = False
     return replace(sides, sure=tuple(bool(v) for v in sure))
 
 

@@ -575,3 +575,37 @@ def test_one_colour_split_by_the_light_is_not_the_known_sides():
     for t, d, off in scoring:
         assert off < 0.5 * t["radius_px"] and t["team"] == 1
         assert d.team == 1 or d.uncertain
+
+
+# retired layouts-354 34 (calibrated, a pale wood board under a varnish's glare): a black and
+# green set, its blacks glared to greys of no hue; the faces as seen and the lit board by each
+GLARED_BLACKS = [
+    (28, 27, 28), (29, 27, 30), (26, 25, 27), (29, 28, 30), (54, 123, 67), (56, 124, 68),
+    (34, 32, 34), (86, 86, 90), (58, 116, 64), (122, 123, 131), (101, 101, 108),
+    (139, 139, 148), (55, 122, 68), (96, 92, 97), (137, 137, 147), (89, 88, 94), (54, 122, 67),
+    (139, 204, 156), (115, 183, 133),
+]
+GLARED_LIGHT = [
+    (212, 172, 141), (201, 157, 124), (192, 147, 115), (211, 171, 139), (204, 159, 126),
+    (210, 165, 131), (204, 167, 139), (228, 186, 155), (198, 154, 121), (232, 211, 193),
+    (243, 219, 187), (240, 222, 208), (208, 167, 135), (233, 218, 196), (241, 224, 205),
+    (216, 183, 156), (201, 157, 124), (254, 247, 230), (252, 245, 232),
+]
+GLARED_SCORING = [
+    True, True, True, True, True, False, True, True, False, True, True, True, True, True, True,
+    True, False, True, False,
+]
+
+
+def test_blacks_glared_grey_beside_a_green_side_are_not_sure_of_it():
+    """Retired layouts-354 34, read against its empty board: a black and green set's blacks,
+    glared to greys of no hue, fell to the green side's group, sure of it, and taught the
+    match's next round a greyed green (layouts-354 35: a black 10 read as green with nothing
+    flagged). Beside a side of no hue, a grey is not sure of the hued side."""
+    sides = assign(np.array(GLARED_BLACKS, float), light=np.array(GLARED_LIGHT, float),
+                   scoring=np.array(GLARED_SCORING))
+    greys = [i for i, (r, g, b) in enumerate(GLARED_BLACKS)
+             if max(r, g, b) - min(r, g, b) < 12 and 60 < g < 160]
+    assert len(greys) == 7
+    assert not [i for i in greys if sides.teams[i] == 1 and sides.sure[i]]
+    assert all(sides.sure[i] for i, (r, g, b) in enumerate(GLARED_BLACKS) if g < 40)
