@@ -739,6 +739,13 @@ LIKE_COVERAGE = 0.8  # from scratch, a rim followed over this share of its round
 LIKE_SPREAD_MM = 0.3  # ... this tightly, round a face this even, is a disc's whatever its colour
 LIKE_POINTS = 20
 LIKE_EVEN = 0.15  # (the board's grain shows through a natural disc's face too)
+TIGHT_SPREAD_MM = 0.2  # ... or followed over ALL_ROUND_COVERAGE of its round, from UNEVEN_POINTS
+#                        profiles, this tightly, at the disc's radius within ALL_ROUND_RADIUS_MM,
+#                        round a face that even (a pale disc on a natural board lying on a line
+#                        between two pegs, the line's profiles spoilt: followed 0.09 mm tightly
+#                        over 76 % of its round by 12, missed with nothing said, retired
+#                        play-317 16; of 7,100 rims not read on 1,200 tuning and retired frames
+#                        from scratch, none but discs was so tight)
 LIKE_CHANGE = 0.5  # against the empty board, such a rim round a face that changed it this share
 #                    of the least a disc's face does
 UNEVEN_COVERAGE = 0.7  # ... or over this share, this tightly, round a face standing out this
@@ -978,8 +985,10 @@ def _clean_rim(seen: _Seen, i: int) -> bool:
     its face as the board's); or a tight arc over a third of its round at
     the disc's own radius, round an even face standing out from the board (a worn dark wood
     disc by a black board's outer line, its arc 0.2 mm tight over 35 % of its round, too few
-    profiles for a disc read): a board prints no circle of a disc's size, and its print and
-    grain ring over part of a round at most."""
+    profiles for a disc read); or a rim followed very tightly over seven tenths of its round at
+    the disc's own radius, from fewer profiles, round an even face (a pale disc on a natural
+    board, lying on a line that spoilt its profiles there): a board prints no circle of a
+    disc's size, and its print and grain ring over part of a round at most."""
     r = seen.rims[i]
     even, contrast = float(seen.even[i]), float(seen.contrast[i])
     if (r.coverage >= REJECTED_COVERAGE and r.points >= MIN_POINTS
@@ -1001,6 +1010,10 @@ def _clean_rim(seen: _Seen, i: int) -> bool:
             (r.coverage >= UNEVEN_COVERAGE and r.spread_mm <= UNEVEN_SPREAD_MM
              and contrast >= UNEVEN_CONTRAST)
             or (bold_rim and contrast >= FEW_BOLD_CONTRAST and even <= FEW_BOLD_UNEVEN)):
+        return True
+    if (r.points >= UNEVEN_POINTS and r.coverage >= ALL_ROUND_COVERAGE
+            and r.spread_mm <= TIGHT_SPREAD_MM and even <= LIKE_EVEN
+            and abs(r.radius_mm - seen.board.disc_radius) <= ALL_ROUND_RADIUS_MM):
         return True
     if r.points < LIKE_POINTS:
         return False

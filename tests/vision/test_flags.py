@@ -451,6 +451,26 @@ def test_a_worn_disc_ringed_most_of_its_round_from_scratch_is_not_left_out(board
     assert not missed
 
 
+@pytest.mark.parametrize(("boards", "seed", "number"), [
+    ("play", 317, 16),  # a pale disc on a line between two pegs, natural board (a phone's)
+    ("layouts", 12, 74),  # a pale disc on a pale board (a phone's)
+])
+def test_a_disc_like_the_board_ringed_tightly_from_scratch_is_not_left_out(boards, seed,
+                                                                          number):
+    """A tuning frame and a retired one read from scratch where a disc of the board's own
+    colour was left out of the count, no flag on it: its face too like the board to be read,
+    its rim followed 0.1 to 0.2 mm tightly over 0.7 of its round or more at the disc's radius,
+    but by fewer far-half profiles than a rim round such a face was asked for (a line under
+    the disc spoils its profiles). Nothing the board prints rings so tightly round a disc's
+    size: each is now in the count, flagged, so the players check it."""
+    frame, truth, _ = scenes.bench_frame(boards, seed, number)
+    reading = read_board(frame)
+    scoring = [t for t in truth["discs"] if t["zone"] > 0 and not t["in_ditch"]]
+    missed = [t for t in scoring if all(
+        math.dist(d.pixel, t["pixel"]) > 0.6 * t["radius_px"] for d in reading.discs)]
+    assert not missed
+
+
 def test_a_patch_of_light_read_as_a_disc_from_scratch_is_flagged_by_the_board_round_it():
     """Retired layouts-326 77, read from scratch: the corner of a patch of window light over a
     black board rang as round as a disc's rim, and its face (the lit board) stood out from
