@@ -263,7 +263,7 @@ def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = No
     x = raw - _log(light) + float(np.mean(_log(light))) if light is not None else raw
     scoring = np.ones(n, bool) if scoring is None else np.asarray(scoring, bool)
     return _greys_in_hued_side(_greys_between(_assigned(faces, raw, x, colours, light, scoring),
-                                              raw, x), raw, colours)
+                                              raw, x), faces, raw, colours)
 
 
 def _assigned(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
@@ -656,7 +656,7 @@ def _greys_between(sides: Sides, raw: np.ndarray, x: np.ndarray) -> Sides:
     return replace(sides, sure=tuple(bool(v) for v in sure))
 
 
-def _greys_in_hued_side(sides: Sides, raw: np.ndarray,
+def _greys_in_hued_side(sides: Sides, faces: np.ndarray, raw: np.ndarray,
                         colours: tuple[RGB | None, RGB | None] | None) -> Sides:
     """``sides`` with a disc of no hue unsure of its side where that side's colour has a hue
     and the other side's has none: a varnish's glare lifts a black disc to a grey as a shadow
@@ -666,7 +666,9 @@ def _greys_in_hued_side(sides: Sides, raw: np.ndarray,
     35). A side's colour is the one known, else its discs' as seen. Hue is told on the faces
     as seen, and only a grey of less than half the side's hue is in doubt: a dark side's
     faint hue is of a piece with its greyest disc's (the real Pi camera photo's dark discs,
-    0.12 to 0.18 of hue, the threshold 0.15, are one side's, sure of it)."""
+    0.12 to 0.18 of hue, the threshold 0.15, are one side's, sure of it). A black disc with the
+    dark side, or a white one with the light, stays sure: that is their side in any set (a
+    stream frame's black 15, beside a black in the ditch whose camera tint read as a hue)."""
     teams = np.array(sides.teams, int)
     sure = np.array(sides.sure, bool)
     chroma = np.linalg.norm(_chroma(raw), axis=1)
@@ -689,7 +691,9 @@ def _greys_in_hued_side(sides: Sides, raw: np.ndarray,
         own, other = hue_of(k), hue_of(1 - k)
         if own is None or other is None or not own >= _CHROMATIC > other:
             continue
-        sure[(teams == k) & grey & sure & (2 * chroma < own)] = False
+        luma = luma_of(faces)
+        any_set = luma < ANY_SET_DARK if k == 0 else luma > ANY_SET_LIGHT
+        sure[(teams == k) & grey & sure & (2 * chroma < own) & ~any_set] = False
     return replace(sides, sure=tuple(bool(v) for v in sure))
 
 

@@ -609,3 +609,22 @@ def test_blacks_glared_grey_beside_a_green_side_are_not_sure_of_it():
     assert len(greys) == 7
     assert not [i for i in greys if sides.teams[i] == 1 and sides.sure[i]]
     assert all(sides.sure[i] for i, (r, g, b) in enumerate(GLARED_BLACKS) if g < 40)
+
+
+# a real stream frame of a tournament board (a development photo kept outside the project): a
+# black 15 alone on the surface, the rest beside or in the ditch, one of them a black whose
+# camera tint read as a hue; the faces as seen, the lit board by each, and which score
+STREAM_FACES = [(23, 22, 24), (80, 80, 78), (72, 72, 64), (74, 70, 59), (74, 71, 62),
+                (165, 134, 108), (27, 29, 39), (99, 78, 58)]
+STREAM_LIGHT = [(215, 203, 176), (208, 194, 170), (179, 168, 147), (205, 190, 166),
+                (171, 162, 142), (232, 223, 206), (208, 194, 170), (211, 195, 171)]
+
+
+def test_a_black_disc_with_the_dark_side_stays_sure_beside_a_tinted_black():
+    """A black disc with the dark side is that side's in any set: a tinted black beside it in
+    the ditch, whose hue makes the dark side look hued, does not put it in doubt as a grey."""
+    scoring = np.zeros(len(STREAM_FACES), bool)
+    scoring[0] = True
+    sides = assign(np.array(STREAM_FACES, float), light=np.array(STREAM_LIGHT, float),
+                   scoring=scoring)
+    assert sides.teams[0] == 0 and sides.sure[0]
