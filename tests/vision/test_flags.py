@@ -428,6 +428,16 @@ def test_a_numeral_read_as_a_disc_from_scratch_is_flagged_as_the_board_s_print(b
     assert all(d.doubt != PRINT_DOUBT for d in reading.discs if d not in false)
 
 
+def _missed_from_scratch(boards: str, seed: int, number: int) -> list[dict]:
+    """The scoring discs of a bench frame that its reading from scratch neither read nor
+    flagged a place for."""
+    frame, truth, _ = scenes.bench_frame(boards, seed, number)
+    reading = read_board(frame)
+    scoring = [t for t in truth["discs"] if t["zone"] > 0 and not t["in_ditch"]]
+    return [t for t in scoring if all(
+        math.dist(d.pixel, t["pixel"]) > 0.6 * t["radius_px"] for d in reading.discs)]
+
+
 @pytest.mark.parametrize(("boards", "seed", "number"), [
     ("layouts", 12, 28),  # two worn discs beside the 20 hole on a natural board (a Pi's frame)
     ("layouts", 318, 28),  # a worn navy disc on a natural board, ringed by 16 profiles (phone)
@@ -443,12 +453,7 @@ def test_a_worn_disc_ringed_most_of_its_round_from_scratch_is_not_left_out(board
     20 were asked of it. And a dark red one on a black board, its face standing out boldly
     (1.5 in log colour) and 0.24 uneven, was ringed 0.64 round by 13. Each is now in the
     count, flagged if not read, so the players check it."""
-    frame, truth, _ = scenes.bench_frame(boards, seed, number)
-    reading = read_board(frame)
-    scoring = [t for t in truth["discs"] if t["zone"] > 0 and not t["in_ditch"]]
-    missed = [t for t in scoring if all(
-        math.dist(d.pixel, t["pixel"]) > 0.6 * t["radius_px"] for d in reading.discs)]
-    assert not missed
+    assert not _missed_from_scratch(boards, seed, number)
 
 
 @pytest.mark.parametrize(("boards", "seed", "number"), [
@@ -463,12 +468,7 @@ def test_a_disc_like_the_board_ringed_tightly_from_scratch_is_not_left_out(board
     but by fewer far-half profiles than a rim round such a face was asked for (a line under
     the disc spoils its profiles). Nothing the board prints rings so tightly round a disc's
     size: each is now in the count, flagged, so the players check it."""
-    frame, truth, _ = scenes.bench_frame(boards, seed, number)
-    reading = read_board(frame)
-    scoring = [t for t in truth["discs"] if t["zone"] > 0 and not t["in_ditch"]]
-    missed = [t for t in scoring if all(
-        math.dist(d.pixel, t["pixel"]) > 0.6 * t["radius_px"] for d in reading.discs)]
-    assert not missed
+    assert not _missed_from_scratch(boards, seed, number)
 
 
 def test_a_patch_of_light_read_as_a_disc_from_scratch_is_flagged_by_the_board_round_it():
