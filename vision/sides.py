@@ -21,7 +21,8 @@ lift is taken at least as its most lifted channel's, since the board stops at wh
 And with no colours known, a side whose colour shows only in the ditch (perhaps another set's
 discs put there) leaves the board's discs unsure of theirs, unless they are black or white, whose
 side any set agrees on. A grey put with a side of a hue, beside a side of none, is unsure too: a
-black disc glared grey, or a white one shaded, is no nearer the hued side for it.
+black disc glared grey, or a white one shaded, is no nearer the hued side for it (a black with
+the dark side, or a white with the light, is spared: that is its side in any set).
 """
 
 from __future__ import annotations
@@ -673,6 +674,7 @@ def _greys_in_hued_side(sides: Sides, faces: np.ndarray, raw: np.ndarray,
     sure = np.array(sides.sure, bool)
     chroma = np.linalg.norm(_chroma(raw), axis=1)
     grey = chroma < _CHROMATIC
+    luma = luma_of(faces)
 
     def hue_of(k: int) -> float | None:
         """How strong side ``k``'s hue is: its colour known, else its discs' as seen (those of
@@ -691,7 +693,6 @@ def _greys_in_hued_side(sides: Sides, faces: np.ndarray, raw: np.ndarray,
         own, other = hue_of(k), hue_of(1 - k)
         if own is None or other is None or not own >= _CHROMATIC > other:
             continue
-        luma = luma_of(faces)
         any_set = luma < ANY_SET_DARK if k == 0 else luma > ANY_SET_LIGHT
         sure[(teams == k) & grey & sure & (2 * chroma < own) & ~any_set] = False
     return replace(sides, sure=tuple(bool(v) for v in sure))
