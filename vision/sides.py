@@ -157,6 +157,11 @@ def _chroma(x: np.ndarray) -> np.ndarray:
     return x - x.mean(axis=-1, keepdims=True)
 
 
+def _hue(x: np.ndarray) -> np.ndarray:
+    """How strong a log colour's hue is (per colour, of colours ..., 3): its chroma's length."""
+    return np.linalg.norm(_chroma(x), axis=-1)
+
+
 def _hue_apart(a: np.ndarray, b: np.ndarray) -> float:
     """How far two log colours differ in hue and saturation, not brightness."""
     return float(np.linalg.norm(_chroma(a) - _chroma(b)))
@@ -623,8 +628,8 @@ def _grey_beside_hue(grey: np.ndarray, hued: np.ndarray) -> bool:
     """Whether a log colour is a middling grey (no hue, neither black nor white) and another
     has a hue."""
     luma = float(np.exp(_luma(grey))) - 8.0
-    return (float(np.linalg.norm(_chroma(grey))) < _CHROMATIC
-            and float(np.linalg.norm(_chroma(hued))) >= _CHROMATIC
+    return (float(_hue(grey)) < _CHROMATIC
+            and float(_hue(hued)) >= _CHROMATIC
             and ANY_SET_DARK < luma < ANY_SET_LIGHT)
 
 
@@ -638,7 +643,7 @@ def _greys_between(sides: Sides, raw: np.ndarray, x: np.ndarray) -> Sides:
     gives greys a blue one), and the way between on the faces evened out (a shadow over the
     board darkens a white disc with it)."""
     teams = np.array(sides.teams, int)
-    grey = np.linalg.norm(_chroma(raw), axis=1) < _CHROMATIC
+    grey = _hue(raw) < _CHROMATIC
     sure = np.array(sides.sure, bool)
     for k in (0, 1):
         idx = np.flatnonzero(grey & (teams == k))
@@ -672,7 +677,7 @@ def _greys_in_hued_side(sides: Sides, faces: np.ndarray, raw: np.ndarray,
     stream frame's black 15, beside a black in the ditch whose camera tint read as a hue)."""
     teams = np.array(sides.teams, int)
     sure = np.array(sides.sure, bool)
-    chroma = np.linalg.norm(_chroma(raw), axis=1)
+    chroma = _hue(raw)
     grey = chroma < _CHROMATIC
     luma = luma_of(faces)
 
@@ -681,13 +686,13 @@ def _greys_in_hued_side(sides: Sides, faces: np.ndarray, raw: np.ndarray,
         a hue, as many as its greys at least: a white side's one glared or odd disc makes no
         hued side of it); None if it cannot be told."""
         if colours is not None and colours[k] is not None:
-            return float(np.linalg.norm(_chroma(_log(np.array(colours[k], np.float64)))))
+            return float(_hue(_log(np.array(colours[k], np.float64))))
         mine = teams == k
         if not mine.any():
             return None
         if (mine & ~grey).sum() < (mine & grey).sum():
             return 0.0
-        return float(np.linalg.norm(_chroma(np.median(raw[mine & ~grey], axis=0))))
+        return float(_hue(np.median(raw[mine & ~grey], axis=0)))
 
     for k in (0, 1):
         own, other = hue_of(k), hue_of(1 - k)
@@ -745,7 +750,7 @@ def _one_known(faces: np.ndarray, raw: np.ndarray, colours: tuple[RGB | None, RG
             # from a worn disc lies between the two groups
             sure = np.zeros(len(raw), bool)
         far = raw[labels != near].mean(axis=0)
-        if (min(float(np.linalg.norm(_chroma(ref))), float(np.linalg.norm(_chroma(far))))
+        if (min(float(_hue(ref)), float(_hue(far)))
                 >= _CHROMATIC and _hue_apart(far, ref) < _THIRD_HUE):
             # the other group only darker or lighter than a coloured side: as likely that
             # side's second shade (a worn or two-tone set) as the other side's
