@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 import cv2
@@ -477,13 +478,14 @@ def find(grey: np.ndarray, board: Board, count: int = 4, thorough: bool = False,
     lo, hi = math.log(3.0), math.log(size)
     radii = np.exp(lo + (np.arange(_BINS) + 0.5) * (hi - lo) / _BINS)
     first = int((math.log(inner) - lo) / (hi - lo) * _BINS)
-    out = []
     bins = (lo, hi, radii, first, sectored)
     most = max(2, count // 2)
-    for polarity in ("dark", "light"):
+
+    def one(polarity: str) -> list[Coarse]:
+        """One polarity's best hypotheses (its share of them)."""
         feats = first_feats
         if len(feats[polarity].w) < 50:
-            continue
+            return []
         # from each of the vote's peaks: the circles' sharpness says which is the centre
         m = _centre_search(feats[polarity], [(x * s, y * s) for x, y in votes], size)
         got = _hypotheses(g, feats, polarity, m, board, bins, s, most)
@@ -501,7 +503,12 @@ def find(grey: np.ndarray, board: Board, count: int = 4, thorough: bool = False,
             tilted = _drift_search(feats[polarity], m, size)
             if tilted is not None:
                 got += _hypotheses(g, feats, polarity, tilted, board, bins, s, most)
-        out += sorted(got, key=lambda c: -c.score)[:most]  # (each polarity its share)
+        return sorted(got, key=lambda c: -c.score)[:most]
+
+    # the two polarities are searched side by side: each is a few hundred array operations
+    # that release the interpreter, and a Pi has four cores
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        out = [c for got in pool.map(one, ("dark", "light")) for c in got]
     out.sort(key=lambda c: -c.score)
     return out[:count]
 
