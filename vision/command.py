@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -37,7 +38,9 @@ from vision.calibration import (
     save,
 )
 from vision.errors import UnreadableImage, VisionError
+from vision.lens import UNKNOWN_LENS_SIGMA
 from vision.reading import SMALLEST_DISC_PX, Reading, disc_pixels, read_board, too_small
+from vision.zones import lean_mm
 
 
 def read_image(path: str) -> np.ndarray:
@@ -141,6 +144,30 @@ def board_lines(cal: Calibration) -> str:
             f"to {b.surface_radius:.1f} mm, 20 hole {b.hole_diameter:.1f} mm across{scale}")
 
 
+def lens_guessed(cal: Calibration) -> str | None:
+    """What the installer should know when the lens was guessed from the picture's size (not
+    a Pi camera's own mode, nor given): seen from above, a board fits as well with the camera
+    twice as far and its lens twice as long (at a half and at twice the focal length, the
+    board's circles fitted as closely on 20 of the tuning frames' 25 play rigs, the Pi
+    camera's a metre up among them: within 0.05 mm, their lines found as much), so the guess alone
+    sets how far each disc's thickness leans it outward in the picture; None when the lens is
+    known."""
+    if cal.focal_sigma < UNKNOWN_LENS_SIGMA:
+        return None
+    cam, b = cal.camera, cal.board
+    nx, ny = (float(v) for v in cam.nadir())
+    away = math.hypot(nx, ny)
+    x, y = ((-b.outer_radius * nx / away, -b.outer_radius * ny / away) if away > 1e-6
+            else (b.outer_radius, 0.0))  # (the outer line's point furthest from below the lens)
+    lean = lean_mm(cam, x, y, b.disc_thickness)
+    return (f"the lens was guessed from the picture's size (focal length {cam.fx:.0f} px, the "
+            f"camera {cam.centre_mm[2] / 1000:.1f} m above the board): seen from above, a board "
+            "does not show how far away the camera is, and each disc's thickness is undone by "
+            "that guess; with the camera twice as far and a lens twice as long, discs at the "
+            f"outer line lie {lean / 2:.1f} mm further out than read. Give the lens with "
+            "--focal-px if you know it")
+
+
 def calibrate_command(args: argparse.Namespace, board: Board | None = None) -> int:
     """The ``calibrate`` command; ``board``: the config's stated board, if any."""
     out = Path(args.out)
@@ -167,6 +194,9 @@ def calibrate_command(args: argparse.Namespace, board: Board | None = None) -> i
         print(f"warning: the stated board's lines lie on the picture's over only "
               f"{cal.agreement:.0%} of their round: check the radii in the config's [board] "
               "against the board's painted lines")
+    guessed = lens_guessed(cal)
+    if guessed is not None:
+        print(f"warning: {guessed}")
     across = disc_pixels(cal.camera, cal.board)
     if across < SMALLEST_DISC_PX:
         print(f"warning: every round will be flagged: {too_small(across)}")

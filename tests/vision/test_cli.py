@@ -36,6 +36,28 @@ def test_calibrate_writes_the_calibration_and_its_picture(files, capsys):
     assert cv2.imread(str(folder / "cal.png")).shape == cv2.imread(str(folder / "empty.png")).shape
 
 
+def test_calibrate_says_when_it_guessed_the_lens(files, capsys, tmp_path):
+    folder, _, _ = files
+    # the Pi camera's own mode: its lens is known, nothing to say
+    assert main(["calibrate", str(folder / "empty.png"), "--out", str(tmp_path / "a.json")]) == 0
+    assert "lens was guessed" not in capsys.readouterr().out
+    # the same board in a picture of no Pi camera's size: the lens is a guess, and the
+    # installer is told what it sets and how to give it
+    other = tmp_path / "other.png"
+    cv2.imwrite(str(other), cv2.resize(cv2.imread(str(folder / "empty.png")), (1600, 1200),
+                                       interpolation=cv2.INTER_AREA))
+    assert main(["calibrate", str(other), "--out", str(tmp_path / "b.json")]) == 0
+    warned = re.search(r"warning: the lens was guessed .*focal length (\d+) px, the camera "
+                       r"([\d.]+) m above.* outer line lie ([\d.]+) mm further out.*--focal-px",
+                       capsys.readouterr().out)
+    assert warned is not None
+    assert 0.5 < float(warned.group(2)) < 2.0 and 0.5 < float(warned.group(3)) < 3.0
+    # told the lens, it says nothing more
+    assert main(["calibrate", str(other), "--out", str(tmp_path / "c.json"), "--focal-px",
+                 warned.group(1)]) == 0
+    assert "lens was guessed" not in capsys.readouterr().out
+
+
 def test_score_prints_one_json_line_per_image(files, capsys, tmp_path):
     folder, names, _ = files
     main(["calibrate", str(folder / "empty.png"), "--out", str(tmp_path / "cal.json")])
