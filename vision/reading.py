@@ -20,7 +20,7 @@ import logging
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -143,7 +143,15 @@ class DiscReading:
     side_sure: bool
     colour: RGB               # its top face's colour as seen
     confidence: float = 1.0   # 0 to 1: how sure the reading is of this disc (below 0.5: check)
-    doubt: str = ""           # what is in doubt, in words, when it is uncertain
+    doubt: str = ""           # what is in doubt, in words, when it is uncertain: its kind,
+    #                           a colon, then the case ("its side: the colours cannot tell ...")
+
+    SIDE: ClassVar[str] = "its side"  # (the kinds that other steps weigh apart)
+    DISC: ClassVar[str] = "whether it is a disc"
+
+    def in_doubt_of(self, kind: str) -> bool:
+        """Whether the disc's doubt is of ``kind`` (the doubt's words before its colon)."""
+        return self.doubt.split(":", 1)[0] == kind
 
     def to_json(self) -> dict[str, Any]:
         return {"x_mm": round(self.x_mm, 1), "y_mm": round(self.y_mm, 1), "team": self.team,
@@ -699,7 +707,7 @@ AGAINST_DOUBTFUL = ("its side: the only discs of another colour may not be discs
 def _maybe_not_disc(d: DiscReading) -> bool:
     """Whether a disc read is in doubt of being a disc at all (not of its zone or side)."""
     return (d.doubt in (UNREAD_DOUBT, CLEAN_DOUBT, BESIDE_DOUBT)
-            or d.doubt.startswith("whether it is a disc"))
+            or d.in_doubt_of(d.DISC))
 
 
 def _against_doubtful(discs: list[DiscReading], colours: tuple[RGB | None, RGB | None] | None

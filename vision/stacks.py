@@ -90,7 +90,7 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
     within = board.outer_radius + OFFSET_MM[1]
     # (a disc in doubt only of its side may be no disc at all, the graver doubt)
     todo = [i for i, d in enumerate(discs)
-            if (not d.uncertain or d.doubt.startswith("its side")) and not d.in_ditch
+            if (not d.uncertain or d.in_doubt_of(d.SIDE)) and not d.in_ditch
             and (d.zone > 0 or math.hypot(d.x_mm, d.y_mm) < within)]
     if not todo:
         return out
