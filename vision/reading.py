@@ -500,6 +500,18 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                         f"an earlier round measured the board as a {_inches(board):.0f}"
                         "-inch one, "
                         "which this round's discs cannot be: read at its own")))
+                other = _board_sized(made, seen_, board, board_size)
+                if other is not None and seen_.diff is None:
+                    # ... and another look's discs measure a board's size: the board is read
+                    # at it, in doubt all the same (a 20.3-inch board's numerals, read as
+                    # discs at one size, measured a 36-inch board; at another, a 32-inch one)
+                    doubts.append(
+                        f"the discs look the size of a {_inches(board, scale / k):.0f}-inch "
+                        f"board's at one size and of a {_inches(board, other):.0f}-inch one's "
+                        "at another: check the board, or state it in the config's [board]")
+                    scale = other
+                    seen_ = look_at(scale)
+                    continue
                 doubts.append(f"the discs look the size of a {_inches(board, scale / k):.0f}"
                               "-inch board's, and "
                               "crokinole boards are 20 to 32 inches: something else was read "
@@ -1434,6 +1446,21 @@ def _disc_size(look: _Seen) -> float:
     less finely, and on the tuning frames the sizes the wider edges said lost more discs than
     they placed better."""
     return _size_said(look, wide=look.diff is None)
+
+
+def _board_sized(looks: list[_Seen], seen: _Seen, board: Board,
+                 board_size: Callable[[float], bool]) -> float | None:
+    """Of the looks at the frame other than ``seen``, the best followed whose discs' measured
+    size (three or more seen well enough) is one a board has: that size (``board``'s lengths
+    times); None if none is."""
+    best: tuple[float, _Seen] | None = None
+    for look in looks:
+        if look is seen or _sized_count(look) < 3:
+            continue
+        size = look.board.outer_radius / board.outer_radius / _disc_size(look)
+        if board_size(size) and (best is None or _followed(look) > _followed(best[1])):
+            best = (size, look)
+    return None if best is None else best[0]
 
 
 def _sized_radii(look: _Seen, wide: bool) -> list[float]:
