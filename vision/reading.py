@@ -500,8 +500,9 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                         f"an earlier round measured the board as a {_inches(board):.0f}"
                         "-inch one, "
                         "which this round's discs cannot be: read at its own")))
-                other = _board_sized(made, seen_, board, board_size)
-                if other is not None and seen_.diff is None:
+                other = (_board_sized(made, seen_, board, board_size) if seen_.diff is None
+                         else None)
+                if other is not None:
                     # ... and another look's discs measure a board's size: the board is read
                     # at it, in doubt all the same (a 20.3-inch board's numerals, read as
                     # discs at one size, measured a 36-inch board; at another, a 32-inch one)
