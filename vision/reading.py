@@ -500,23 +500,22 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                         f"an earlier round measured the board as a {_inches(board):.0f}"
                         "-inch one, "
                         "which this round's discs cannot be: read at its own")))
+                said = f"the discs look the size of a {_inches(board, scale / k):.0f}-inch board's"
                 other = (_board_sized(made, seen_, board, board_size) if seen_.diff is None
                          else None)
                 if other is not None:
                     # ... and another look's discs measure a board's size: the board is read
                     # at it, in doubt all the same (a 20.3-inch board's numerals, read as
                     # discs at one size, measured a 36-inch board; at another, a 32-inch one)
-                    doubts.append(
-                        f"the discs look the size of a {_inches(board, scale / k):.0f}-inch "
-                        f"board's at one size and of a {_inches(board, other):.0f}-inch one's "
-                        "at another: check the board, or state it in the config's [board]")
+                    doubts.append(f"{said} at one size and of a {_inches(board, other):.0f}-inch "
+                                  "one's at another: check the board, or state it in the "
+                                  "config's [board]")
                     scale = other
                     seen_ = look_at(scale)
                     continue
-                doubts.append(f"the discs look the size of a {_inches(board, scale / k):.0f}"
-                              "-inch board's, and "
-                              "crokinole boards are 20 to 32 inches: something else was read "
-                              "as discs; check the board, or state it in the config's [board]")
+                doubts.append(f"{said}, and crokinole boards are 20 to 32 inches: something else "
+                              "was read as discs; check the board, or state it in the config's "
+                              "[board]")
                 break
             scale /= k
             seen_ = look_at(scale)
