@@ -1451,13 +1451,17 @@ def _disc_size(look: _Seen) -> float:
 def _board_sized(looks: list[_Seen], seen: _Seen, board: Board,
                  board_size: Callable[[float], bool]) -> float | None:
     """Of the looks at the frame other than ``seen``, the best followed whose discs' measured
-    size (three or more seen well enough) is one a board has: that size (``board``'s lengths
-    times); None if none is."""
+    size (three or more seen well enough) is one a board has, and not ``seen``'s own size:
+    that size (``board``'s lengths times); None if none is. (``seen`` is often the look taken
+    at the size another look's discs measured: that look says the size just found wanting.)"""
+    here = seen.board.outer_radius / board.outer_radius
     best: tuple[float, _Seen] | None = None
     for look in looks:
         if look is seen or _sized_count(look) < 3:
             continue
         size = look.board.outer_radius / board.outer_radius / _disc_size(look)
+        if abs(size / here - 1.0) <= RESCALE / 3:
+            continue
         if board_size(size) and (best is None or _followed(look) > _followed(best[1])):
             best = (size, look)
     return None if best is None else best[0]
