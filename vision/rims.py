@@ -244,20 +244,22 @@ AGAIN_MM = 2.0  # a rim found this far from where it was looked for is measured 
 
 
 def measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board: Board,
-            levels: tuple[float, float]) -> list[Rim | None]:
+            levels: tuple[float, float], floors: np.ndarray | None = None) -> list[Rim | None]:
     """Measures the rim around each estimated centre (n, 2) in mm; None where there is no
     disc-sized rim. ``levels``: the surface's and the ditch's clutter (see :func:`clutter`): a
     rim's edges must stand above that of where it lies. All candidates are measured together,
     as arrays. A rim found some way from where it was looked for is measured again from where
     it was found, and the better followed of the two kept if the second stays where the first
     was found: the profiles are read about the centre given, and a candidate a few mm off
-    reads them slanting across the rim, which then shows over part of its round only."""
-    rims = _measure(frame, camera, centres, board, levels)
+    reads them slanting across the rim, which then shows over part of its round only.
+    ``floors``: each rim's own level instead (n), where the board round it is known."""
+    rims = _measure(frame, camera, centres, board, levels, floors)
     again = [i for i, r in enumerate(rims) if r is not None
              and math.hypot(r.x_mm - centres[i][0], r.y_mm - centres[i][1]) > AGAIN_MM]
     if again:
         redone = _measure(frame, camera, np.array([[rims[i].x_mm, rims[i].y_mm]
-                                                   for i in again]), board, levels)
+                                                   for i in again]), board, levels,
+                          None if floors is None else floors[again])
         for i, r in zip(again, redone, strict=True):
             # (a disc's rim, measured from its own centre, finds it again; an arc of a
             # shadow's edge or of print, no circle's, wanders off once more)
@@ -268,7 +270,8 @@ def measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board: 
 
 
 def _measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board: Board,
-             levels: tuple[float, float]) -> list[Rim | None]:
+             levels: tuple[float, float], floors: np.ndarray | None = None
+             ) -> list[Rim | None]:
     """One measurement of the rims about the centres given (see :func:`measure`)."""
     n = len(centres)
     if n == 0:
@@ -278,7 +281,8 @@ def _measure(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, board:
     top = board.disc_thickness
     r_c = np.hypot(centres[:, 0], centres[:, 1])
     z = np.where(r_c > board.surface_radius + radius * 0.5, top - DITCH_DEPTH_MM, top)
-    floor = np.where(r_c > board.surface_radius - radius, levels[1], levels[0])[:, None]
+    floor = (np.where(r_c > board.surface_radius - radius, levels[1], levels[0]) if floors is None
+             else np.asarray(floors, np.float64))[:, None]
     step = min(0.25, 0.4 * camera.mm_per_px(top))
     nadir = camera.nadir()
     ca, sa = np.cos(_ANGLES)[None], np.sin(_ANGLES)[None]
@@ -473,6 +477,20 @@ def refit(rims: list[Rim], radius: float) -> list[Rim]:
         out.append(replace(rim, x_mm=float(fx[i]), y_mm=float(fy[i]), spread_mm=spread,
                            points=int(good.sum())))
     return out
+
+
+def clutter_round(frame: np.ndarray, camera: CameraModel, centres: np.ndarray,
+                  board: Board) -> np.ndarray:
+    """The board's typical steepest change (as :func:`clutter`'s) just beyond each disc-sized
+    rim about ``centres`` (n, 2 mm on the playing surface), 3 to 9 mm out: the median over
+    rays all round. A black board's sensor noise is steep in log colour, and sets the
+    surface's clutter, where a window's glare lifting part of it is calm."""
+    step = min(0.25, 0.4 * camera.mm_per_px())
+    rho = np.arange(board.disc_radius + 3.0, board.disc_radius + 9.0, step)
+    z = np.full(len(centres), 0.0)
+    prof, outside = profiles(frame, camera, np.asarray(centres, np.float64), z, rho)
+    _, strength = steepest(gradient(prof, step), rho)
+    return masked_median(strength, ~outside)
 
 
 def clutter(frame: np.ndarray, camera: CameraModel, board: Board) -> tuple[float, float]:

@@ -118,3 +118,18 @@ def test_a_disc_like_the_board_ringed_most_of_its_round_is_flagged_from_scratch(
     assert math.dist((t["x_mm"], t["y_mm"]), spot) < 2 and t["zone"] > 0
     d, px = scenes.nearest(reading, t)
     assert px < 5 and (d.uncertain or (d.zone, d.team) == (t["zone"], t["team"])), (d, t)
+
+
+def test_a_disc_under_a_window_s_glare_on_a_black_board_is_flagged_from_scratch():
+    """Tuning play-11 38, a phone photo of a black board, a window's glare lifting a band of
+    it to grey: a dark red 15 in that band shows pink, its rim a soft step from the grey.
+    The surface's clutter, which a rim's edges must stand above, is set by the black's sensor
+    noise, steep in log colour; that 15's rim stood above it over a fifth of its round, and
+    the frame read wrong with nothing flagged. Against the calm glare round it, its rim is
+    followed over nine tenths of its round, and the disc is flagged where it lies."""
+    image, facts, _ = scenes.bench_frame("play", 11, 38)
+    reading = read_board(image)
+    t = min(facts["discs"], key=lambda t: math.dist((t["x_mm"], t["y_mm"]), (74, -34)))
+    assert t["zone"] == 15 and t["team"] == 0
+    d, px = scenes.nearest(reading, t)
+    assert px < t["radius_px"] / 3 and d.uncertain, (d, t)
