@@ -820,10 +820,10 @@ def _hands(seen: _Seen, keep: list[int], idle: list[bool],
 QUIET_FLOOR = 0.5  # a rim's edges measured against the board just round it stand above at
 #                   least this share of the surface's clutter
 QUIET_COVERAGE = 0.6  # ... and it is kept so only if followed over this share of its round:
-#                       a disc's goes round (0.62 to 1 for the discs it found on 2,600 tuning
-#                       and retired frames); a window's glare, its corner or a bar's shadow
-#                       across it, a numeral or fingers ring over half of theirs at most
-#                       (0.22 to 0.55 for the 45 things they were)
+#                       a disc's goes round (0.62 to 1 for the 14 discs it found on the
+#                       tuning and retired frames it changed); a window's glare, its corner or
+#                       a bar's shadow across it, a numeral or fingers ring over half of
+#                       theirs at most (0.22 to 0.55 for the 46 such things there)
 
 
 def _quiet_rims(frame: np.ndarray, seen: _Seen) -> _Seen:
@@ -831,13 +831,13 @@ def _quiet_rims(frame: np.ndarray, seen: _Seen) -> _Seen:
     it would score, measured again against the board just round it where that is calmer than
     the surface's clutter (:func:`vision.rims.clutter_round`; not below ``QUIET_FLOOR`` of
     it), and kept where followed so round more of its round, and most of it
-    (``QUIET_COVERAGE``). The surface's clutter is set by
-    its darkest parts on a black or navy board, whose sensor noise is steep in log colour: a
-    dark red disc under a window's glare there, its rim a soft step from a lifted grey, stood
-    above it over a fifth of its round and was missed with nothing said (tuning play-11 38;
-    against its glare, over nine tenths). Such a rim is only ever flagged where it lies
-    (:func:`_rejected`), never read: what counts as a disc, and the size its discs say, are
-    settled against the surface's clutter as before."""
+    (``QUIET_COVERAGE``). The surface's clutter is set by its darkest parts on a black or navy
+    board, whose sensor noise is steep in log colour: a dark red disc under a window's glare
+    there, its rim a soft step from a lifted grey, stood above it over a fifth of its round
+    and was missed with nothing said (tuning play-11 38; against its glare, over nine tenths).
+    Such a rim is only ever flagged where it lies (:func:`_rejected`), never read: what counts
+    as a disc, and the size its discs say, are settled against the surface's clutter as
+    before."""
     board, camera = seen.board, seen.reg.camera
     kept = set(seen.keep)
     todo = [i for i, r in enumerate(seen.rims) if i not in kept and not r.in_ditch
@@ -845,7 +845,7 @@ def _quiet_rims(frame: np.ndarray, seen: _Seen) -> _Seen:
     if not todo:
         return seen
     centres = np.array([[seen.rims[i].x_mm, seen.rims[i].y_mm] for i in todo])
-    level = rimlib.clutter(frame, camera, board)[0]
+    level = seen.levels[0]
     round_ = rimlib.clutter_round(frame, camera, centres, board)
     calmer = np.isfinite(round_) & (round_ < level)
     if not calmer.any():
@@ -1128,6 +1128,7 @@ class _Seen:
     residual: np.ndarray | None = None  # each rim's face's change from the empty board (n, 3)
     light_only: np.ndarray | None = None  # ... which of them are the light's (_light_only)
     unseen: np.ndarray | None = None  # ... which lie where the empty board was not seen bare
+    levels: tuple[float, float] = (0.0, 0.0)  # the clutter a rim's edges stood above
 
 
 def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
@@ -1211,7 +1212,7 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
                          else (float(change[i]), face_least))]
     keep = _distinct([rims[i] for i in keep], keep, board)
     return _Seen(reg, board, view, diff, least, face_least, rims, faces, light, change, keep,
-                 even, contrast, res, light_only, unseen)
+                 even, contrast, res, light_only, unseen, levels)
 
 
 DIM_STRENGTH = 2.0  # from a bare photo, dimmer rings than candidates are looked at down to
