@@ -868,7 +868,7 @@ def _quiet_rims(frame: np.ndarray, seen: _Seen) -> _Seen:
     xy = np.array([[r.x_mm, r.y_mm] for r in rims])
     _, around, _ = _surroundings(seen.view, xy, board)
     contrast = seen.contrast.copy()
-    contrast[at] = np.linalg.norm(np.log(faces[at] + 8.0) - np.log(around[at] + 8.0), axis=1)
+    contrast[at] = _face_contrast(faces[at], around[at])
     return replace(seen, rims=rims, faces=faces, even=even, contrast=contrast)
 
 
@@ -1186,7 +1186,7 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
     if any(dimmed):  # (the others' surroundings as without them: masked by the others alone)
         sure = ~np.array(dimmed)
         light[sure], around[sure], lit[sure] = _surroundings(view, xy[sure], board)
-    contrast = np.linalg.norm(np.log(faces + 8.0) - np.log(around + 8.0), axis=1)
+    contrast = _face_contrast(faces, around)
     change = res = None
     light_only = np.zeros(len(rims), bool)
     if diff is not None:
@@ -1238,6 +1238,12 @@ def _with_dim(found: list, board: Board) -> tuple[list, list]:
     return strong, [c for c in found[len(strong):] if c.score < DIM_MEAN
                     and not (np.hypot(xy[:, 0] - c.x_mm, xy[:, 1] - c.y_mm)
                              < 1.6 * board.disc_radius).any()]
+
+
+def _face_contrast(faces: np.ndarray, around: np.ndarray) -> np.ndarray:
+    """Each face's distance from the board round it (n; RGB in), in log colour: a shadow or a
+    lamp scales both alike."""
+    return np.linalg.norm(np.log(faces + 8.0) - np.log(around + 8.0), axis=1)
 
 
 def _surroundings(view: Any, xy: np.ndarray, board: Board

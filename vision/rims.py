@@ -487,8 +487,8 @@ def clutter_round(frame: np.ndarray, camera: CameraModel, centres: np.ndarray,
     surface's clutter, where a window's glare lifting part of it is calm."""
     step = min(0.25, 0.4 * camera.mm_per_px())
     rho = np.arange(board.disc_radius + 3.0, board.disc_radius + 9.0, step)
-    z = np.full(len(centres), 0.0)
-    prof, outside = profiles(frame, camera, np.asarray(centres, np.float64), z, rho)
+    prof, outside = profiles(frame, camera, np.asarray(centres, np.float64),
+                             np.zeros(len(centres)), rho)
     _, strength = steepest(gradient(prof, step), rho)
     return masked_median(strength, ~outside)
 
