@@ -817,7 +817,7 @@ def _hands(seen: _Seen, keep: list[int], idle: list[bool],
                   for i, r in zip(keep, rims, strict=True)]
 
 
-QUIET_FLOOR = 0.5  # a rim's edges measured against the board just round it stand above at
+QUIET_FLOOR = 0.25  # a rim's edges measured against the board just round it stand above at
 #                   least this share of the surface's clutter
 QUIET_COVERAGE = 0.6  # ... and it is kept so only if followed over this share of its round:
 #                       a disc's goes round (0.62 to 1 for the 14 discs it found on the
@@ -842,34 +842,49 @@ def _quiet_rims(frame: np.ndarray, seen: _Seen) -> _Seen:
     kept = set(seen.keep)
     todo = [i for i, r in enumerate(seen.rims) if i not in kept and not r.in_ditch
             and board.zone(math.hypot(r.x_mm, r.y_mm)) > 0]
-    if not todo:
+    xy = np.array([[r.x_mm, r.y_mm] for r in seen.rims]).reshape(-1, 2)
+    lost = [c for c in (seen.lost if seen.lost is not None else ())
+            if board.zone(math.hypot(c[0], c[1])) > 0
+            and not (np.hypot(xy[:, 0] - c[0], xy[:, 1] - c[1]) < board.disc_radius).any()]
+    if not todo and not lost:
         return seen
-    centres = np.array([[seen.rims[i].x_mm, seen.rims[i].y_mm] for i in todo])
+    centres = np.array([[seen.rims[i].x_mm, seen.rims[i].y_mm] for i in todo]
+                       + [list(c) for c in lost]).reshape(-1, 2)
     level = seen.levels[0]
     round_ = rimlib.clutter_round(frame, camera, centres, board)
     calmer = np.isfinite(round_) & (round_ < level)
     if not calmer.any():
         return seen
-    todo = [i for i, c in zip(todo, calmer, strict=True) if c]
     floors = np.maximum(round_[calmer], QUIET_FLOOR * level)
     again = rimlib.measure(frame, camera, centres[calmer], board, (level, level), floors)
-    better = [(i, r) for i, r in zip(todo, again, strict=True)
-              if r is not None and r.coverage >= QUIET_COVERAGE
-              and r.coverage > seen.rims[i].coverage]
-    if not better:
-        return seen
     rims = list(seen.rims)
-    for i, r in better:
-        rims[i] = r
-    at = [i for i, _ in better]
-    faces, even = seen.faces.copy(), seen.even.copy()
-    faces[at], even[at] = rimlib.face_colours(frame, camera, [r for _, r in better],
+    at = []
+    for k, r in zip(np.flatnonzero(calmer), again, strict=True):
+        if r is None or r.coverage < QUIET_COVERAGE:
+            continue
+        if k < len(todo):  # (a rim measured before: kept so where followed round more)
+            if r.coverage > seen.rims[todo[k]].coverage:
+                rims[todo[k]] = r
+                at.append(todo[k])
+        else:  # (a candidate whose rim stood above the surface's clutter nowhere)
+            rims.append(r)
+            at.append(len(rims) - 1)
+    if not at:
+        return seen
+    more = len(rims) - len(seen.rims)
+    faces = np.concatenate([seen.faces, np.zeros((more, *seen.faces.shape[1:]))])
+    even = np.concatenate([seen.even, np.zeros(more)])
+    faces[at], even[at] = rimlib.face_colours(frame, camera, [rims[i] for i in at],
                                               board.disc_radius)
     xy = np.array([[r.x_mm, r.y_mm] for r in rims])
-    _, around, _ = _surroundings(seen.view, xy, board)
-    contrast = seen.contrast.copy()
+    light, around, _ = _surroundings(seen.view, xy, board)
+    contrast = np.concatenate([seen.contrast, np.zeros(more)])
     contrast[at] = _face_contrast(faces[at], around[at])
-    return replace(seen, rims=rims, faces=faces, even=even, contrast=contrast)
+    light = np.concatenate([seen.light, light[len(seen.rims):]])
+    pad = np.zeros(more, bool)
+    return replace(seen, rims=rims, faces=faces, even=even, contrast=contrast, light=light,
+                   light_only=np.concatenate([seen.light_only, pad]),
+                   unseen=np.concatenate([seen.unseen, pad]), lost=None)
 
 
 def _rejected(seen: _Seen, discs: list[DiscReading]) -> list[tuple[float, float]]:
@@ -1129,6 +1144,7 @@ class _Seen:
     light_only: np.ndarray | None = None  # ... which of them are the light's (_light_only)
     unseen: np.ndarray | None = None  # ... which lie where the empty board was not seen bare
     levels: tuple[float, float] = (0.0, 0.0)  # the clutter a rim's edges stood above
+    lost: np.ndarray | None = None  # candidates (n, 2 mm) whose rims stood above it nowhere
 
 
 def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
@@ -1167,15 +1183,16 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
     levels = (calibration.clutter if calibration is not None and calibration.clutter
               else rimlib.clutter(frame, reg.camera, board))
 
-    def measured(found: list) -> list:
+    def measured(found: list) -> tuple[list, np.ndarray]:
+        """The rims about the candidates, and the candidates with none."""
         centres = np.array([[c.x_mm, c.y_mm] for c in found]).reshape(-1, 2)
-        return [r for r in rimlib.measure(frame, reg.camera, centres, board, levels)
-                if r is not None]
+        got = rimlib.measure(frame, reg.camera, centres, board, levels)
+        return [r for r in got if r is not None], centres[[r is None for r in got]]
 
     # (the dim apart: measured together, each rim's fit is a hair off, and a loose one's may
     # settle elsewhere)
-    rims = measured(cands)
-    dim_rims = [r for r in (measured(dim) if dim else [])
+    rims, lost = measured(cands)
+    dim_rims = [r for r in (measured(dim)[0] if dim else [])
                 if r.coverage >= DIM_COVERAGE and r.spread_mm <= DIM_SPREAD_MM]
     dimmed = [False] * len(rims) + [True] * len(dim_rims)  # (a dim candidate's rim is never
     # read as a disc, only flagged where one may lie)
@@ -1212,7 +1229,7 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
                          else (float(change[i]), face_least))]
     keep = _distinct([rims[i] for i in keep], keep, board)
     return _Seen(reg, board, view, diff, least, face_least, rims, faces, light, change, keep,
-                 even, contrast, res, light_only, unseen, levels)
+                 even, contrast, res, light_only, unseen, levels, lost)
 
 
 DIM_STRENGTH = 2.0  # from a bare photo, dimmer rings than candidates are looked at down to

@@ -133,3 +133,18 @@ def test_a_disc_under_a_window_s_glare_on_a_black_board_is_flagged_from_scratch(
     assert t["zone"] == 15 and t["team"] == 0
     d, px = scenes.nearest(reading, t)
     assert px < t["radius_px"] / 3 and d.uncertain, (d, t)
+
+
+def test_a_disc_whose_rim_stands_above_the_surface_s_clutter_nowhere_is_flagged_from_scratch():
+    """Retired play-325 45, the Pi camera over a 28-inch black board that a window's glare
+    lifts to blue-grey: a red 5 there, its rim's edges 20 to 30 (log units a mm) all round,
+    below the surface's clutter (41, set by the black's sensor noise), so no rim was measured
+    about its candidate at all, and in its rig's order the frame read a 5 short with nothing
+    flagged. Against the calm board round it (12), its rim is followed over four fifths of
+    its round, 0.34 mm tightly, and the disc is flagged where it lies."""
+    image, facts, _ = scenes.bench_frame("play", 325, 45)
+    reading = read_board(image)
+    t = min(facts["discs"], key=lambda t: math.dist((t["x_mm"], t["y_mm"]), (167, -214)))
+    assert t["zone"] == 5 and t["team"] == 0
+    d, px = scenes.nearest(reading, t)
+    assert px < t["radius_px"] / 3 and d.uncertain, (d, t)
