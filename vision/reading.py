@@ -915,7 +915,10 @@ def _unread_face(seen: _Seen, i: int) -> bool:
     must says one too (a natural disc on a pale board, its rim followed 0.23 mm tightly over
     86 % of its round at the disc's own radius, changed it 0.85 times as much: retired
     play-327 38, missed with nothing said); the board's own print is on the empty board too,
-    and changes nothing."""
+    and changes nothing. And a rim round a face a glare burns out to white, which shows no
+    change at all (:func:`_burnt_rim`)."""
+    if _burnt_rim(seen, i):
+        return True
     change = float(seen.change[i])
     if not seen.unseen[i]:
         return _changed_face(seen, i) or (change >= LIKE_CHANGE * seen.face_least
@@ -1060,6 +1063,26 @@ def _all_round(r: rimlib.Rim, board: Board) -> bool:
     own arc only."""
     return (r.coverage >= ALL_ROUND_COVERAGE and r.spread_mm <= ALL_ROUND_SPREAD_MM
             and abs(r.radius_mm - board.disc_radius) <= ALL_ROUND_RADIUS_MM)
+
+
+BURNT = 250.0  # a face this light in every channel (RGB) is burnt out to white by a glare
+BURNT_COVERAGE = 0.6  # ... and a rim round it followed over this share of its round
+BURNT_SPREAD_MM = 0.3  # ... this tightly says a disc lies there
+
+
+def _burnt_rim(seen: _Seen, i: int) -> bool:
+    """Against the empty board, a rim of about a disc's size followed tightly over most of
+    its round, round a face a glare burns out to white in every channel. Such a face shows
+    neither its colour nor any change from the empty board (burnt out there too), so no
+    other rule hears of it; but the disc's edge and its shadow still ring it, and a board
+    prints no circle of a disc's size: a white 10 in such a patch on a pale wood board, its
+    rim followed 0.1 mm tightly over 0.69 of its round, was missed with nothing said
+    (retired play-363 54), and so was a 5 in a varnish's glare on a natural board, 0.14 mm
+    over 0.68 (retired play-365 56)."""
+    r = seen.rims[i]
+    return (bool((seen.faces[i] >= BURNT).all()) and r.coverage >= BURNT_COVERAGE
+            and r.points >= MIN_POINTS and r.spread_mm <= BURNT_SPREAD_MM
+            and abs(r.radius_mm - seen.board.disc_radius) <= MAX_RADIUS_OFF_MM)
 
 
 def _clean_rim(seen: _Seen, i: int) -> bool:

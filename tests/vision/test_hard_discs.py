@@ -148,3 +148,17 @@ def test_a_disc_whose_rim_stands_above_the_surface_s_clutter_nowhere_is_flagged_
     assert t["zone"] == 5 and t["team"] == 0
     d, px = scenes.nearest(reading, t)
     assert px < t["radius_px"] / 3 and d.uncertain, (d, t)
+
+
+def test_a_disc_in_a_glare_burnt_out_to_white_is_flagged_against_the_empty_board():
+    """Retired play-363 54, the Pi camera over a pale wood board that a glare burns out to
+    white in a patch: a white 10 inside it has a face of 255 in every channel, on the empty
+    board's picture as in the round's, so its face changed nothing, and the frame read two
+    10s short with nothing flagged. Its edge and shadow still ring it, 0.1 mm tightly over
+    seven tenths of its round: it is flagged where it lies."""
+    image, facts, cal = scenes.bench_frame("play", 363, 54, calibrated=True)
+    reading = read_board(image, cal)
+    t = min(facts["discs"], key=lambda t: math.dist((t["x_mm"], t["y_mm"]), (-139, -8)))
+    assert t["zone"] == 10
+    d, px = scenes.nearest(reading, t)
+    assert px < t["radius_px"] / 3 and d.uncertain, (d, t)
