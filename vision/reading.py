@@ -831,21 +831,25 @@ def _quiet_rims(frame: np.ndarray, seen: _Seen) -> _Seen:
     it would score, measured again against the board just round it where that is calmer than
     the surface's clutter (:func:`vision.rims.clutter_round`; not below ``QUIET_FLOOR`` of
     it), and kept where followed so round more of its round, and most of it
-    (``QUIET_COVERAGE``). The surface's clutter is set by its darkest parts on a black or navy
-    board, whose sensor noise is steep in log colour: a dark red disc under a window's glare
-    there, its rim a soft step from a lifted grey, stood above it over a fifth of its round
-    and was missed with nothing said (tuning play-11 38; against its glare, over nine tenths).
-    Such a rim is only ever flagged where it lies (:func:`_rejected`), never read: what counts
-    as a disc, and the size its discs say, are settled against the surface's clutter as
-    before."""
+    (``QUIET_COVERAGE``); and so is each candidate about which no rim stood above the
+    surface's clutter at all (``_Seen.lost``), clear of the rims measured, added to the
+    look's rims where kept. The surface's clutter is set by its darkest parts on a black or
+    navy board, whose sensor noise is steep in log colour: a dark red disc under a window's
+    glare there, its rim a soft step from a lifted grey, stood above it over a fifth of its
+    round and was missed with nothing said (tuning play-11 38; against its glare, over nine
+    tenths), and a red disc on a black board lifted blue-grey stood above it nowhere
+    (retired play-325 45; against the board round it, over four fifths). Such a rim is only
+    ever flagged where it lies (:func:`_rejected`), never read: what counts as a disc, and
+    the size its discs say, are settled against the surface's clutter as before."""
     board, camera = seen.board, seen.reg.camera
     kept = set(seen.keep)
     todo = [i for i, r in enumerate(seen.rims) if i not in kept and not r.in_ditch
             and board.zone(math.hypot(r.x_mm, r.y_mm)) > 0]
-    xy = np.array([[r.x_mm, r.y_mm] for r in seen.rims]).reshape(-1, 2)
+    measured = np.array([[r.x_mm, r.y_mm] for r in seen.rims]).reshape(-1, 2)
     lost = [c for c in (seen.lost if seen.lost is not None else ())
             if board.zone(math.hypot(c[0], c[1])) > 0
-            and not (np.hypot(xy[:, 0] - c[0], xy[:, 1] - c[1]) < board.disc_radius).any()]
+            and not (np.hypot(measured[:, 0] - c[0], measured[:, 1] - c[1])
+                     < board.disc_radius).any()]
     if not todo and not lost:
         return seen
     centres = np.array([[seen.rims[i].x_mm, seen.rims[i].y_mm] for i in todo]

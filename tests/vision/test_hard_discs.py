@@ -120,45 +120,32 @@ def test_a_disc_like_the_board_ringed_most_of_its_round_is_flagged_from_scratch(
     assert px < 5 and (d.uncertain or (d.zone, d.team) == (t["zone"], t["team"])), (d, t)
 
 
-def test_a_disc_under_a_window_s_glare_on_a_black_board_is_flagged_from_scratch():
-    """Tuning play-11 38, a phone photo of a black board, a window's glare lifting a band of
-    it to grey: a dark red 15 in that band shows pink, its rim a soft step from the grey.
-    The surface's clutter, which a rim's edges must stand above, is set by the black's sensor
-    noise, steep in log colour; that 15's rim stood above it over a fifth of its round, and
-    the frame read wrong with nothing flagged. Against the calm glare round it, its rim is
-    followed over nine tenths of its round, and the disc is flagged where it lies."""
-    image, facts, _ = scenes.bench_frame("play", 11, 38)
-    reading = read_board(image)
-    t = min(facts["discs"], key=lambda t: math.dist((t["x_mm"], t["y_mm"]), (74, -34)))
-    assert t["zone"] == 15 and t["team"] == 0
-    d, px = scenes.nearest(reading, t)
-    assert px < t["radius_px"] / 3 and d.uncertain, (d, t)
-
-
-def test_a_disc_whose_rim_stands_above_the_surface_s_clutter_nowhere_is_flagged_from_scratch():
-    """Retired play-325 45, the Pi camera over a 28-inch black board that a window's glare
-    lifts to blue-grey: a red 5 there, its rim's edges 20 to 30 (log units a mm) all round,
-    below the surface's clutter (41, set by the black's sensor noise), so no rim was measured
-    about its candidate at all, and in its rig's order the frame read a 5 short with nothing
-    flagged. Against the calm board round it (12), its rim is followed over four fifths of
-    its round, 0.34 mm tightly, and the disc is flagged where it lies."""
-    image, facts, _ = scenes.bench_frame("play", 325, 45)
-    reading = read_board(image)
-    t = min(facts["discs"], key=lambda t: math.dist((t["x_mm"], t["y_mm"]), (167, -214)))
-    assert t["zone"] == 5 and t["team"] == 0
-    d, px = scenes.nearest(reading, t)
-    assert px < t["radius_px"] / 3 and d.uncertain, (d, t)
-
-
-def test_a_disc_in_a_glare_burnt_out_to_white_is_flagged_against_the_empty_board():
-    """Retired play-363 54, the Pi camera over a pale wood board that a glare burns out to
-    white in a patch: a white 10 inside it has a face of 255 in every channel, on the empty
-    board's picture as in the round's, so its face changed nothing, and the frame read two
-    10s short with nothing flagged. Its edge and shadow still ring it, 0.1 mm tightly over
-    seven tenths of its round: it is flagged where it lies."""
-    image, facts, cal = scenes.bench_frame("play", 363, 54, calibrated=True)
+@pytest.mark.parametrize(("seed", "number", "spot", "zone", "calibrated"), [
+    # tuning play-11 38, a phone photo of a black board, a window's glare lifting a band of it
+    # to grey: a dark red 15 there shows pink, its rim a soft step from the grey. The
+    # surface's clutter, which a rim's edges must stand above, is set by the black's sensor
+    # noise, steep in log colour: that 15's rim stood above it over a fifth of its round;
+    # against the calm glare round it, over nine tenths
+    (11, 38, (74, -34), 15, False),
+    # retired play-325 45, the Pi camera over a 28-inch black board lifted blue-grey: a red
+    # 5's edges, 20 to 30 (log units a mm) all round, stood below that clutter (41)
+    # everywhere, so no rim was measured about its candidate at all; against the board round
+    # it (12), it is followed over four fifths of its round, 0.34 mm tightly
+    (325, 45, (167, -214), 5, False),
+    # retired play-363 54, the Pi camera over a pale wood board that a glare burns out to
+    # white in a patch: a white 10 there is 255 in every channel on the empty board's picture
+    # as in the round's, so its face changed nothing; its edge and shadow still ring it, 0.1
+    # mm tightly over seven tenths of its round
+    (363, 54, (-139, -8), 10, True),
+])
+def test_a_disc_only_its_rim_tells_is_flagged_where_it_lies(seed, number, spot, zone,
+                                                             calibrated):
+    """Discs that frames read short with nothing flagged, whose faces say nothing a disc's
+    must (too like a glare's grey to stand out, or burnt out to white) and whose rims stand
+    out only against the board just round them: each is flagged where it lies."""
+    image, facts, cal = scenes.bench_frame("play", seed, number, calibrated=calibrated)
     reading = read_board(image, cal)
-    t = min(facts["discs"], key=lambda t: math.dist((t["x_mm"], t["y_mm"]), (-139, -8)))
-    assert t["zone"] == 10
+    t = min(facts["discs"], key=lambda t: math.dist((t["x_mm"], t["y_mm"]), spot))
+    assert t["zone"] == zone
     d, px = scenes.nearest(reading, t)
     assert px < t["radius_px"] / 3 and d.uncertain, (d, t)
