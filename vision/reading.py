@@ -852,8 +852,7 @@ def _quiet_rims(frame: np.ndarray, seen: _Seen) -> _Seen:
                      < board.disc_radius).any()]
     if not todo and not lost:
         return seen
-    centres = np.array([[seen.rims[i].x_mm, seen.rims[i].y_mm] for i in todo]
-                       + [list(c) for c in lost]).reshape(-1, 2)
+    centres = np.concatenate([measured[todo], np.reshape(lost, (-1, 2))])
     level = seen.levels[0]
     round_ = rimlib.clutter_round(frame, camera, centres, board)
     calmer = np.isfinite(round_) & (round_ < level)
