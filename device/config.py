@@ -139,7 +139,7 @@ class CameraConfig(Checked):
     pictures: str | None = setting(None, str, optional=True)
     settle_frames: int = setting(3, int, low=1, high=100)
     settle_interval_s: float = setting(0.3, float, low=0.01, high=10.0)
-    settle_threshold: float = setting(2.0, float, low=0.0, high=255.0)
+    settle_threshold: float = setting(8.0, float, low=0.0, high=255.0)
     settle_timeout_s: float = setting(15.0, float, low=0.1, high=600.0)
     timeout_s: float = setting(30.0, float, low=0.1, high=3600.0)
 

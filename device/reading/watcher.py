@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from device.core.inputs import Input, ReadingDone, ReadingFailed
@@ -33,15 +34,27 @@ and the path of an annotated picture if one was written."""
 class Settle:
     frames: int = 3
     interval_s: float = 0.3
-    threshold: float = 2.0
+    threshold: float = 8.0
     timeout_s: float = 15.0
 
 
+PATCH = 3
+"""Preview pixels across the patch whose change is measured: about a disc in a preview that is
+PREVIEW_WIDTH wide (a disc is 3 to 5 of them)."""
+
+
 def still(a: np.ndarray, b: np.ndarray, threshold: float) -> bool:
-    """Two small greyscale frames show the same board: their mean absolute difference is small."""
+    """Two small greyscale frames show the same board: no patch about a disc across changed by
+    more than ``threshold`` grey levels beyond the frame's overall change.
+
+    A mean over the whole frame calls a disc sliding across the board still (it is a few
+    hundredths of the picture), and the board would be read without it; a lamp's flicker
+    changes the whole frame alike, which is why the overall change is taken away.
+    """
     if a.shape != b.shape:
         return False
-    return float(np.mean(np.abs(a.astype(np.int16) - b.astype(np.int16)))) <= threshold
+    patches = cv2.blur(a.astype(np.float32) - b.astype(np.float32), (PATCH, PATCH))
+    return float(np.max(np.abs(patches - np.median(patches)))) <= threshold
 
 
 class BoardWatcher:

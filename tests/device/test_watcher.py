@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from device.core.inputs import ReadingDone, ReadingFailed
-from device.hardware.camera import FolderCamera
-from device.reading.watcher import BoardWatcher, Settle
+from device.hardware.camera import PREVIEW_WIDTH, FolderCamera
+from device.reading.watcher import BoardWatcher, Settle, still
 from rules import BoardReading, Disc
 
 
@@ -25,6 +25,19 @@ def frames(folder, levels):
 def reader(frame):
     level = int(np.median(frame))
     return BoardReading((Disc(0, 15),) * (level // 40)), None
+
+
+def test_a_sliding_disc_is_movement_and_a_lamps_flicker_is_not():
+    """A disc is a few preview pixels across: moving, it changes a few hundredths of the
+    picture, which a mean over the frame calls still. A flickering lamp changes it all alike."""
+    board = np.full((PREVIEW_WIDTH * 3 // 4, PREVIEW_WIDTH), 90, np.uint8)
+    here, there = board.copy(), board.copy()
+    cv2.circle(here, (60, 40), 2, 200, -1)
+    cv2.circle(there, (66, 40), 2, 200, -1)
+    threshold = Settle().threshold
+    assert still(here, here.copy(), threshold)
+    assert not still(here, there, threshold)
+    assert still(here, cv2.add(here, 6), threshold)
 
 
 def test_the_board_is_read_once_it_has_settled(tmp_path):
