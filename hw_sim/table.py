@@ -16,13 +16,13 @@ import math
 import random
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from gpiozero.pins.mock import MockFactory
 
 from hw_sim.camera import Scene, SimCamera
-from hw_sim.discs import BoardState
+from hw_sim.discs import BoardState, PlacedDisc
 from hw_sim.errors import SimError
 from hw_sim.mcu import SimulatedPico
 from hw_sim.oled import SimOledBus
@@ -54,8 +54,10 @@ class SimTable:
         self.pico = SimulatedPico(seed=seed, heartbeat_ms=heartbeat_ms)
         self.scene = Scene.random(random.Random(seed), width=width, height=height, board=board)
         self._state = BoardState()
+        self._flight: int | None = None  # the quadrant whose disc is sliding, if one is
+        self._frames_in_flight = 0
         self._lock = threading.Lock()
-        self.camera = SimCamera(self.scene, self.state, seed=seed)
+        self.camera = SimCamera(self.scene, self.in_view, seed=seed)
         self.oled_bus = SimOledBus()
         self._missing = 0
         self._last_drop = -1e9
@@ -80,18 +82,41 @@ class SimTable:
         with self._lock:
             return self._state
 
+    def in_view(self) -> BoardState:
+        """What the camera sees: the discs at rest and, from a disc leaving its line until the
+        board is set again, that disc sliding a little further in on every frame.
+
+        A camera that waits for the board to settle must wait for the shot, as it does over a
+        real board; however long the physics takes on a busy machine, the board without its
+        last disc never looks settled. The sliding disc is drawn in side 0's colours (the
+        table does not know who shoots; only its movement matters to anything that watches).
+        """
+        with self._lock:
+            if self._flight is None:
+                return self._state
+            self._frames_in_flight += 1
+            k, quadrant, state = self._frames_in_flight, self._flight, self._state
+        r = self.board.outer_radius - (self.board.disc_radius * 3 * k) % self.board.outer_radius
+        a = math.radians(270.0 - 90.0 * quadrant)
+        sliding = PlacedDisc(r * math.cos(a), r * math.sin(a), 0)
+        return replace(state, discs=(*state.discs, sliding))
+
     def set_board(self, state: BoardState) -> None:
         """The discs now lie like this (after a shot has settled and the players tidied up)."""
         with self._lock:
             self._state = state
+            self._flight = None
 
     def touch(self, quadrant: int, active: bool) -> None:
-        """A hand and disc on a quadrant's shooting line (``active``), or the disc leaving it."""
+        """A hand and disc on a quadrant's shooting line (``active``), or the disc leaving it
+        (it slides until the players set the board: :meth:`in_view`)."""
         channel = self.wiring.channels[quadrant]
         if active:
             self.pico.touch(channel)
-        else:
-            self.pico.release(channel)
+            return
+        with self._lock:
+            self._flight, self._frames_in_flight = quadrant, 0
+        self.pico.release(channel)
 
     def drop(self, width_s: float = 0.004) -> None:
         """A disc falls through the 20 hole: the beam is blocked for ``width_s``.

@@ -4,6 +4,7 @@ the daemon's result must be the simulation's truth."""
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -71,3 +72,63 @@ def test_the_players_wait_right_when_the_daemon_takes_a_drop_before_their_cue(tm
     assert outcome.result.finished
     assert compare(outcome.result, outcome.truth) == []
     assert app.taken["hole"] > 0, "the match had no drop to test with"
+
+
+def test_a_shot_slower_than_the_watchers_settling_is_read_only_once_it_stops(tmp_path):
+    """On a busy machine the physics of a round's last shot can outlast the watcher's wait for
+    still frames. Here the players set the board only once the camera has given three frames
+    since the disc left its line (the watcher settles on two): every board the daemon read must
+    still have been photographed at rest, never the board without its last disc."""
+    sim = Simulation(config(tmp_path), "crokidarts", 2, options={"legs": 1, "sets": 1},
+                     timeout_s=20.0)
+    table, app, watcher = sim.table, sim.app, sim.daemon.watcher
+    assert watcher is not None
+    touch, set_board, capture, read = (table.touch, table.set_board, table.camera.capture,
+                                       watcher.reader)
+    seen = threading.Condition()
+    frames = {"taken": 0, "left": -1, "last_in_flight": False}  # left: frames when a disc left
+    slowed, read_in_flight = [], []
+
+    def counted():
+        with seen:
+            in_flight = frames["left"] >= 0
+        frame = capture()
+        with seen:
+            frames["taken"] += 1
+            frames["last_in_flight"] = in_flight
+            seen.notify_all()
+        return frame
+
+    def released(q, active):
+        if active:
+            touch(q, active)
+            return
+        with app.changed:
+            before = app.taken["touch"]
+        with seen:
+            frames["left"] = frames["taken"]
+        touch(q, active)
+        assert app.wait(lambda: app.taken["touch"] > before, 20.0)
+
+    def slow_physics(state):
+        with app.changed:
+            due = app.match is not None and app.match.expect().what == "board"
+        with seen:
+            if due and frames["left"] >= 0:
+                assert seen.wait_for(lambda: frames["taken"] >= frames["left"] + 3, 20.0)
+                slowed.append(frames["taken"] - frames["left"])
+            set_board(state)
+            frames["left"] = -1
+
+    def reader(frame):
+        with seen:
+            if frames["last_in_flight"]:
+                read_in_flight.append(frames["taken"])
+        return read(frame)
+
+    table.camera.capture, table.touch, table.set_board = counted, released, slow_physics
+    watcher.reader = reader
+    outcome = sim.run()
+    assert slowed, "no reading came after a shot to test with"
+    assert read_in_flight == []
+    assert compare(outcome.result, outcome.truth) == []

@@ -1,10 +1,13 @@
-"""The simulated table's 20-hole beam, as the daemon's own sensor sees it."""
+"""The simulated table as the daemon's own parts see it: the 20-hole beam and the camera."""
 
+import itertools
 import queue
 import time
 
 from device.core.inputs import HoleDrop
+from device.hardware.camera import TableCamera
 from device.hardware.hole import HoleSensor, PulseLimits
+from device.reading.watcher import Settle, still
 from hw_sim.table import SimTable, Wiring
 
 
@@ -32,5 +35,26 @@ def test_two_drops_in_a_row_are_two_twenties_even_when_the_daemon_stamps_late():
             got = [q.get_nowait() for _ in range(q.qsize())]
             assert [type(g) for g in got] == [HoleDrop, HoleDrop], got
             assert sensor.glitches == 0
+    finally:
+        table.close()
+
+
+def test_the_board_never_looks_settled_while_a_shot_slides():
+    """From the disc leaving its line until the players set the board, the camera sees it slide:
+    a watcher waiting for still frames waits for the shot, however slow the physics is, and
+    never reads the board without its last disc."""
+    table = SimTable(seed=2, width=1014, height=760)
+    camera = TableCamera(table.camera)
+    threshold = Settle().threshold
+    try:
+        before = table.state()
+        assert still(camera.preview(), camera.preview(), threshold)
+        table.touch(0, True)
+        table.touch(0, False)
+        sliding = [camera.preview() for _ in range(6)]
+        assert not any(still(a, b, threshold) for a, b in itertools.pairwise(sliding))
+        assert table.state() == before, "the discs at rest are the truth, not what slides"
+        table.set_board(before)
+        assert still(camera.preview(), camera.preview(), threshold)
     finally:
         table.close()
