@@ -376,13 +376,25 @@ def test_a_stack_on_a_tuning_frame_is_flagged(number):
     assert all(scenes.nearest(reading, t)[0].doubt == STACK_DOUBT for t in pair)
 
 
-def test_a_faint_rim_followed_over_little_of_its_round_is_flagged_from_scratch():
-    """A mid-wood board in a video frame, read from a bare photo (tuning play-11 81): an edge
-    that is no disc's rang as a rim over 46 % of its round, its colour step 13 (log units x
-    100 per mm; discs' median 88, one in twenty below 25), and was read as a sure 10. A faint
-    rim followed over little of its round says little of a disc: every scoring disc read
-    where none lies is flagged."""
-    frame, truth, _ = scenes.bench_frame("play", 11, 81)
+@pytest.mark.parametrize(("boards", "seed", "number"), [
+    # tuning play-11 81, a mid-wood board in a video frame: an edge that is no disc's rang as
+    # a rim over 46 % of its round, its colour step 13 (log units x 100 per mm; discs' median
+    # 88, one in twenty below 25), and was read as a sure 10
+    ("play", 11, 81),
+    # retired layouts-318 36, the Pi camera over a pale wood board: where a quadrant line meets
+    # a painted circle, the two lines' edges rang as a rim over 45 % of its round, 0.17 mm
+    # tightly, its step 118, a sure 5 where no disc lies: the frame read 5 too many with
+    # nothing flagged
+    ("layouts", 318, 36),
+    # seen play-349 21, the Pi camera over a black board: the same at the 15 line beside a
+    # glare's edge, over 53 % of the round, 0.39 mm tightly
+    ("play", 349, 21),
+])
+def test_a_rim_followed_over_little_of_its_round_is_flagged_from_scratch(boards, seed, number):
+    """From a bare photo only the rim says a disc lies there, and a rim followed over little
+    of its round says little (a faint one, whatever is compared with it): every scoring disc
+    read where none lies is flagged."""
+    frame, truth, _ = scenes.bench_frame(boards, seed, number)
     reading = read_board(frame)
     for d in reading.discs:
         if d.zone > 0 and not any(math.dist(d.pixel, t["pixel"]) < t["radius_px"]
