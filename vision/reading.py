@@ -1645,6 +1645,9 @@ def _rescaled(reg: Registration, board: Board, scale: float) -> tuple[Registrati
                     ring_sigma_mm=reg.ring_sigma_mm * scale), scaled(board, scale))
 
 
+LITTLE_RIM_DOUBT = "whether it is a disc: little of its rim could be followed"
+
+
 def _disc_confidence(zone: int, margin: float, sigma: float, side_sure: bool,
                      seen: float) -> tuple[float, str]:
     """How sure the reading is of a disc, 0 to 1 (below a half it is to be checked), and what
@@ -1654,7 +1657,7 @@ def _disc_confidence(zone: int, margin: float, sigma: float, side_sure: bool,
     zone_conf = min(1.0, margin / (2.0 * FLAG_SIGMAS * max(sigma, 1e-6)))
     out, doubt = zone_conf, "its zone: it lies on or near a line" if zone_conf < 0.5 else ""
     if zone > 0 and seen < 0.5 and seen < out:
-        out, doubt = seen, "whether it is a disc: little of its rim could be followed"
+        out, doubt = seen, LITTLE_RIM_DOUBT
     if not side_sure and zone > 0 and out >= 0.3:
         out, doubt = min(out, 0.3), "its side: the colours cannot tell which side it is"
     return out, doubt
