@@ -1069,19 +1069,26 @@ def _all_round(r: rimlib.Rim, board: Board) -> bool:
 
 
 BURNT = 250.0  # a face this light in every channel (RGB) is burnt out to white by a glare
-BURNT_COVERAGE = 0.6  # ... and a rim round it followed over this share of its round
-BURNT_SPREAD_MM = 0.3  # ... this tightly says a disc lies there
+BURNT_COVERAGE = 0.25  # ... and a rim round it followed over this share of its round
+BURNT_SPREAD_MM = 0.4  # ... this tightly says a disc lies there (a quarter of a disc's round
+#                        this tight is no straight edge of a glare, no painted line, no peg;
+#                        a white disc in a video frame's glare band, on a natural board 13 %
+#                        smaller than taken, was followed over 0.30 and 0.33 of its round, 0.39
+#                        and 0.24 mm tightly, and missed with nothing said: seen play-349 84
+#                        and 85. On 600 tuning and seen frames, nothing else changed)
 
 
 def _burnt_rim(seen: _Seen, i: int) -> bool:
-    """Against the empty board, a rim of about a disc's size followed tightly over most of
-    its round, round a face a glare burns out to white in every channel. Such a face shows
-    neither its colour nor any change from the empty board (burnt out there too), so no
-    other rule hears of it; but the disc's edge and its shadow still ring it, and a board
+    """Against the empty board, a rim of about a disc's size followed tightly over a quarter
+    of its round or more, round a face a glare burns out to white in every channel. Such a
+    face shows neither its colour nor any change from the empty board (burnt out there too),
+    so no other rule hears of it; but the disc's edge and its shadow still ring it, and a board
     prints no circle of a disc's size: a white 10 in such a patch on a pale wood board, its
     rim followed 0.1 mm tightly over 0.69 of its round, was missed with nothing said
     (retired play-363 54), and so was a 5 in a varnish's glare on a natural board, 0.14 mm
-    over 0.68 (retired play-365 56)."""
+    over 0.68 (retired play-365 56). In a stream frame's glare band, where the white face
+    and the board round it are one white, the disc's edge shows on its shadow's side alone:
+    it was followed over a third of its round (see ``BURNT_COVERAGE``)."""
     r = seen.rims[i]
     return (bool((seen.faces[i] >= BURNT).all()) and r.coverage >= BURNT_COVERAGE
             and r.points >= MIN_POINTS and r.spread_mm <= BURNT_SPREAD_MM

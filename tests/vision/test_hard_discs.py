@@ -137,6 +137,12 @@ def test_a_disc_like_the_board_ringed_most_of_its_round_is_flagged_from_scratch(
     # as in the round's, so its face changed nothing; its edge and shadow still ring it, 0.1
     # mm tightly over seven tenths of its round
     (363, 54, (-139, -8), 10, True),
+    # seen play-349 84 and 85, an overhead stream's frames of a natural board under a strip
+    # light's glare band: a white 10 and a white 15 in the band, their faces and the board
+    # round them one white; only the edge on their shadow's side rings them, over a third of
+    # their round
+    (349, 84, (-39, 98), 10, True),
+    (349, 85, (28, 33), 15, True),
 ])
 def test_a_disc_only_its_rim_tells_is_flagged_where_it_lies(seed, number, spot, zone,
                                                              calibrated):
