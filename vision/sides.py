@@ -759,6 +759,15 @@ def _one_known(faces: np.ndarray, raw: np.ndarray, colours: tuple[RGB | None, RG
                      _seen(faces, teams))
     teams = np.where(d < 0.5 * (_SAME + _SEPARATE), known, 1 - known)
     sure = (d < _SAME) | (d > _SEPARATE)
+    other = teams != known
+    if other.sum() >= 2:
+        # each given to the other side for being unlike the known colour: one nearer that
+        # colour than the middle of the others given with it is not sure of it (a dark wood
+        # side learnt greyed, a round later its disc, 0.82 from the colour learnt and 1.5 from
+        # the white and yellow discs given to the other side, went to them surely: seen
+        # layouts-350 17)
+        middle = np.median(raw[other], axis=0)
+        sure &= ~(other & (np.linalg.norm(raw - middle, axis=1) > d))
     return Sides(tuple(int(t) for t in teams), tuple(bool(v) for v in sure),
                  _seen(faces, teams))
 

@@ -320,6 +320,27 @@ def test_one_known_colour_hardly_nearer_either_group_against_the_darker_rule_is_
     assert clear.teams == (0,) * 4 + (1,) * 4 and all(clear.sure)
 
 
+def test_a_disc_nearer_the_known_colour_than_the_others_given_the_other_side_is_unsure():
+    """One side's colour known, learnt a round before from a greyed disc (127, 98, 92); now a
+    dark wood disc that scores, 0.82 from it, white discs that score and a third set's
+    yellows in the ditch (seen layouts-350 17, with the lit board round each). Each is unlike
+    the known colour, so each went to the other side, the dark disc surely; but it is nearer
+    the known colour than the middle of the others given with it: it is asked about."""
+    faces = np.array([(88, 58, 48), (205, 193, 209), (211, 171, 61), (210, 172, 58),
+                      (219, 183, 68), (236, 199, 97), (252, 244, 145), (189, 154, 53),
+                      (224, 190, 94), (243, 230, 248), (253, 250, 255), (200, 187, 202),
+                      (113, 81, 64), (130, 93, 72), (197, 174, 143)], np.float64)
+    light = np.array([(203, 178, 148), (209, 189, 159), (202, 183, 150), (192, 171, 141),
+                      (214, 192, 162), (230, 209, 183), (244, 239, 228), (199, 179, 148),
+                      (230, 209, 184), (225, 201, 173), (235, 216, 191), (195, 174, 143),
+                      (154, 132, 109), (173, 148, 122), (185, 162, 133)], np.float64)
+    scoring = np.zeros(len(faces), bool)
+    scoring[[0, 9, 10, 14]] = True
+    s = assign(faces, colours=((127, 98, 92), None), light=light, scoring=scoring)
+    assert s.teams[0] == 1 and not s.sure[0]
+    assert s.teams[9] == s.teams[10] == 1 and s.sure[9] and s.sure[10]
+
+
 def _read(colour, team: int, zone: int, sure: bool = True):
     from vision.reading import DiscReading
 
