@@ -749,6 +749,12 @@ def _one_known(faces: np.ndarray, raw: np.ndarray, colours: tuple[RGB | None, RG
             # team 0: worn discs of both sides fade to one colour, and a side's colour learnt
             # from a worn disc lies between the two groups
             sure = np.zeros(len(raw), bool)
+        if mean[near] > _SEPARATE:
+            # neither group is the known colour: two colours unlike it cannot both be the
+            # other side's, nor is the nearer the known side's for being nearer (a natural
+            # side known, a round showing only black discs and worn black ones, the worn
+            # ones 1.2 from natural, took the worn ones for natural surely: seen layouts-354 74)
+            sure = np.zeros(len(raw), bool)
         far = raw[labels != near].mean(axis=0)
         if (min(float(_hue(ref)), float(_hue(far)))
                 >= _CHROMATIC and _hue_apart(far, ref) < _THIRD_HUE):
