@@ -749,11 +749,16 @@ def _one_known(faces: np.ndarray, raw: np.ndarray, colours: tuple[RGB | None, RG
             # team 0: worn discs of both sides fade to one colour, and a side's colour learnt
             # from a worn disc lies between the two groups
             sure = np.zeros(len(raw), bool)
-        if mean[near] > _SEPARATE:
-            # neither group is the known colour: two colours unlike it cannot both be the
-            # other side's, nor is the nearer the known side's for being nearer (a natural
-            # side known, a round showing only black discs and worn black ones, the worn
-            # ones 1.2 from natural, took the worn ones for natural surely: seen layouts-354 74)
+        apart = float(np.linalg.norm(np.median(raw[labels == 0], axis=0)
+                                     - np.median(raw[labels == 1], axis=0)))
+        if mean[near] > _SEPARATE and mean[near] > apart:
+            # neither group is the known colour, the nearer further from it than from the
+            # other group: two colours unlike it cannot both be the other side's, nor is the
+            # nearer the known side's for being nearer (a natural side known, a round showing
+            # a black disc and a worn black one, 0.64 apart, the worn one 1.76 from natural,
+            # took the worn one for natural surely: seen layouts-354 74). A side's colour seen
+            # in other light is nearer its group than the other group is (a dark wood side
+            # learnt greyed, 0.65 from its group, 1.4 from the whites)
             sure = np.zeros(len(raw), bool)
         far = raw[labels != near].mean(axis=0)
         if (min(float(_hue(ref)), float(_hue(far)))
