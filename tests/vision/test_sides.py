@@ -1,6 +1,7 @@
 """Sides by colour: two clusters, team 0 the darker, or the named colours."""
 
 import numpy as np
+import pytest
 
 from tests.vision import scenes
 from vision import read_board
@@ -506,6 +507,28 @@ def test_sides_told_only_against_what_may_not_be_discs_are_not_sure():
     for t, d, px in discs:
         assert px < 5 and t["team"] == 1
         assert d.team == 1 or (d.uncertain and not d.side_sure)
+
+
+@pytest.mark.parametrize(("boards", "seed", "number"), [
+    # seen layouts-350 31, the Pi camera over a black board: a red and dark red set, a third
+    # set's pinks in the ditch and a false blue disc on the board (flagged); every red was
+    # read as one side, sure, against the blue and the pinks, five of them wrongly
+    ("layouts", 350, 31),
+    # tuning play-11 37, the Pi camera over a black board: a patch of the board read as a
+    # doubtful disc, darker than the dark reds on the board, made them the lighter side, sure
+    ("play", 11, 37),
+])
+def test_a_colour_that_scores_only_in_doubt_tells_no_side_from_scratch(boards, seed, number):
+    """From a bare photo, with no side's colour known, the sides are told by contrast. Where
+    every disc of one colour that would score may be no disc, or is unsure of its side, that
+    colour says nothing of the other's, however surely it shows in the ditch (another set's
+    discs lie there as often): the other colour's scoring discs are asked about."""
+    image, facts, _ = scenes.bench_frame(boards, seed, number)
+    reading = read_board(image)
+    found = scenes.scoring(reading, facts)
+    assert found
+    for t, d, px in found:
+        assert px < 5 and (d.team == t["team"] or (d.uncertain and not d.side_sure)), (d, t)
 
 
 def test_discs_unsure_of_their_side_beside_the_other_sides_sure_ones_teach_nothing():
