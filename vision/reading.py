@@ -733,19 +733,19 @@ def _against_doubtful(discs: list[DiscReading], colours: tuple[RGB | None, RGB |
     one colour says no side (black and white apart: they are the dark and the light side of
     any set). A disc of the other colour itself unsure of its side (a glared one in the
     ditch) does not tell them either, nor does the colour of discs in the ditch where all of
-    it that would score may be no discs (a red and dark red set beside a third set's pinks in the
-    ditch, a false blue disc on the board: every red read as one side, sure, seen
+    it that would score may be no discs (a red and dark red set beside a third set's pinks in
+    the ditch, a false blue disc on the board: every red read as one side, sure, seen
     layouts-350 31 from scratch; a black board's own patch read as the darker side beside
     dark red discs, tuning play-11 37)."""
     if colours is not None and any(c is not None for c in colours):
         return discs
     for k in (0, 1):
         theirs = [d for d in discs if d.team == k]
-        on = [_maybe_not_disc(d) for d in theirs if d.zone > 0 and not d.in_ditch]
-        # (a colour that shows surely only in the ditch tells no more, where all of it on the
-        # board may be no disc: another set's discs lie there as often)
-        if not theirs or (any(d.side_sure and not _maybe_not_disc(d) for d in theirs)
-                          and not (on and all(on))):
+        scoring = [d for d in theirs if d.zone > 0 and not d.in_ditch]
+        tells = any(d.side_sure and not _maybe_not_disc(d) for d in theirs)
+        # (a colour that shows surely only in the ditch tells no more where all of it that
+        # would score may be no disc: another set's discs lie there as often)
+        if not theirs or (tells and not (scoring and all(map(_maybe_not_disc, scoring)))):
             continue
         out = []
         for d in discs:
