@@ -749,9 +749,7 @@ def _one_known(faces: np.ndarray, raw: np.ndarray, colours: tuple[RGB | None, RG
             # team 0: worn discs of both sides fade to one colour, and a side's colour learnt
             # from a worn disc lies between the two groups
             sure = np.zeros(len(raw), bool)
-        apart = float(np.linalg.norm(np.median(raw[labels == 0], axis=0)
-                                     - np.median(raw[labels == 1], axis=0)))
-        if mean[near] > _SEPARATE and mean[near] > apart:
+        if mean[near] > _SEPARATE and mean[near] > _groups_apart(raw, labels):
             # neither group is the known colour, the nearer further from it than from the
             # other group: two colours unlike it cannot both be the other side's, nor is the
             # nearer the known side's for being nearer (a natural side known, a round showing
@@ -790,9 +788,13 @@ def _one_colour_apart(raw: np.ndarray, labels: np.ndarray, d: np.ndarray) -> boo
     nearer dark red (1.5 from it) to the dark red side, sure; taught the match, the next
     round's sides were told by two colours alike (fresh pair play-349 70, 71)."""
     far = min(float(d[labels == k].mean()) for k in (0, 1))
-    apart = float(np.linalg.norm(np.median(raw[labels == 0], axis=0)
-                                 - np.median(raw[labels == 1], axis=0)))
-    return far > _SEPARATE and apart < _SAME
+    return far > _SEPARATE and _groups_apart(raw, labels) < _SAME
+
+
+def _groups_apart(raw: np.ndarray, labels: np.ndarray) -> float:
+    """How far apart two groups' colours are, as seen (log colour, their medians)."""
+    return float(np.linalg.norm(np.median(raw[labels == 0], axis=0)
+                                - np.median(raw[labels == 1], axis=0)))
 
 
 def _seen(faces: np.ndarray, teams: np.ndarray,
