@@ -69,6 +69,9 @@ def to_log(prof: np.ndarray) -> np.ndarray:
     return (np.log(np.maximum(prof, 0.0) + LOG_OFFSET) * 100.0).astype(np.float32)
 
 
+REMAP_ROWS = 32000  # rays read at once (cv2.remap's maps must have fewer than 32767 rows)
+
+
 def profiles(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, z: np.ndarray,
              rho: np.ndarray, angles: np.ndarray = _ANGLES) -> tuple[np.ndarray, np.ndarray]:
     """Log-colour profiles (n, rays, m, 3) along rays from each centre on the plane at height z,
@@ -79,9 +82,12 @@ def profiles(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, z: np.
     zz = np.broadcast_to(np.asarray(z, np.float64).reshape(-1, 1, 1), x.shape)
     u, v = camera.project_xyz(x, y, zz)
     n, k, m = x.shape
-    prof = cv2.remap(frame, u.astype(np.float32).reshape(n * k, m),
-                     v.astype(np.float32).reshape(n * k, m), cv2.INTER_CUBIC,
-                     borderMode=cv2.BORDER_CONSTANT, borderValue=(-1, -1, -1))
+    u, v = u.astype(np.float32).reshape(n * k, m), v.astype(np.float32).reshape(n * k, m)
+    # (cv2.remap takes maps of fewer than 32767 rows: many centres' rays are read in parts)
+    prof = np.concatenate([cv2.remap(frame, u[i:i + REMAP_ROWS], v[i:i + REMAP_ROWS],
+                                     cv2.INTER_CUBIC, borderMode=cv2.BORDER_CONSTANT,
+                                     borderValue=(-1, -1, -1))
+                           for i in range(0, max(n * k, 1), REMAP_ROWS)])
     prof = prof.reshape(n, k, m, -1).astype(np.float32)
     outside = (prof[..., 0] < 0).any(axis=-1)
     return to_log(prof), outside

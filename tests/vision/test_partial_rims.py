@@ -125,3 +125,24 @@ def test_discs_with_uneven_faces_followed_all_round_are_read_against_the_empty_b
         d = min(reading.discs, key=lambda d: math.dist(d.pixel, t["pixel"]))
         assert math.dist(d.pixel, t["pixel"]) < t["radius_px"] / 3
         assert (d.zone, d.team, d.uncertain) == (t["zone"], t["team"], False), d.doubt
+
+
+def test_the_rims_of_many_centres_are_read_at_once():
+    """More than 682 centres' rays (48 each) are more rows than OpenCV's remap takes at once
+    (it asserts fewer than 32767): a reading that measures that many rims together would be
+    refused with its assertion. They are read in parts, each centre's profiles as when read
+    alone."""
+    from vision.projection import CameraModel
+    from vision.rims import RAYS, profiles
+
+    image, facts, _ = scenes.bench_frame("play", 321, 79)
+    camera = CameraModel.from_json(facts["camera"])
+    rng = np.random.default_rng(5)
+    n = 40000 // RAYS  # (more rays than 32767)
+    centres = rng.uniform(-250.0, 250.0, (n, 2))
+    rho = np.arange(12.5, 19.5, 0.25)
+    prof, outside = profiles(image, camera, centres, np.full(n, 9.5), rho)
+    assert prof.shape[:2] == (n, RAYS)
+    for part in (slice(0, 5), slice(n - 5, n)):
+        alone, out_alone = profiles(image, camera, centres[part], np.full(5, 9.5), rho)
+        assert np.array_equal(prof[part], alone) and np.array_equal(outside[part], out_alone)
