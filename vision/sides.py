@@ -23,6 +23,10 @@ discs put there) leaves the board's discs unsure of theirs, unless they are blac
 side any set agrees on. A grey put with a side of a hue, beside a side of none, is unsure too: a
 black disc glared grey, or a white one shaded, is no nearer the hued side for it (a black with
 the dark side, or a white with the light, is spared: that is its side in any set).
+Last, the sides are told again without the scoring faces like the board (bare board, perhaps,
+ringed by lines and a glare's edge), and then without those and the discs that score nothing:
+where the discs left still show both sides among those that score, a disc they give the other
+side, or are unsure of, is unsure, its side having turned on discs that may not be a side's.
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ LIFT_OWN = 0.15     # ... unless this near its own side's colour (a pink side's 
 #                     lifted, each like the rest of its side)
 HARDLY_NEARER = 0.8  # one known colour this near one group of two as the other: no nearer
 NEARER = 0.8  # a disc as seen this much nearer its side's colours than the other's at most
+LIKE_BOARD = 0.3  # a face this near (log colour) the lit board round it may be bare board
 GREY_BETWEEN = 0.15  # a grey this far (a share of the way) past either end of the way from
 #                      one side's grey to the other's is between them
 
@@ -265,11 +270,53 @@ def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = No
         colours = None
     if n == 0:
         return Sides((), (), colours if colours else (None, None))
+    scoring = np.ones(n, bool) if scoring is None else np.asarray(scoring, bool)
+    sides = _told(faces, colours, light, scoring)
+    if light is None:
+        return sides
+    light = np.asarray(light, np.float64)
+    raw = _log(faces)
+    # (near the board's light round it, or its unglared light: the light is evened out in
+    # coarse cells, and a glare beside a face that shows the board unglared lifts it)
+    board = np.stack([_log(light), np.broadcast_to(
+        _log(np.percentile(light, UNGLARED, axis=0)), light.shape)])
+    # (only where a face scores: a disc in the ditch lies on no board, and bare board read as
+    # a disc matters only where it would score)
+    like = (np.linalg.norm(raw[None] - board, axis=2) < LIKE_BOARD).any(axis=0) & scoring
+    for without in (like, like | ~scoring):
+        if not without.any() or without.sum() > n - 4:
+            continue
+        told = _against(sides, ~without, _told(faces[~without], colours, light[~without],
+                                               scoring[~without]), scoring)
+        if told is not sides and without is like:  # (the faces like the board are unsure
+            # too: one of them took a side of its own)
+            told = replace(told, sure=tuple(bool(v) for v in np.array(told.sure) & ~like))
+        sides = told
+    return sides
+
+
+def _told(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None,
+          light: np.ndarray | None, scoring: np.ndarray) -> Sides:
+    """The sides of these discs by their colours alone (see :func:`assign`)."""
     raw = _log(faces)
     x = raw - _log(light) + float(np.mean(_log(light))) if light is not None else raw
-    scoring = np.ones(n, bool) if scoring is None else np.asarray(scoring, bool)
     return _greys_in_hued_side(_greys_between(_assigned(faces, raw, x, colours, light, scoring),
                                               raw, x), faces, raw, colours)
+
+
+def _against(sides: Sides, part: np.ndarray, alone: Sides, scoring: np.ndarray) -> Sides:
+    """``sides`` with the discs unsure whose side turns on the discs outside ``part``:
+    ``alone`` (the sides of ``part`` told by themselves) gives them the other side, or is
+    unsure of them, while it finds both sides in the discs that score."""
+    teams, sure = np.array(alone.teams, int), np.array(alone.sure, bool)
+    if alone.doubt or not all((sure & scoring[part] & (teams == k)).any() for k in (0, 1)):
+        return sides
+    moved = teams != np.array(sides.teams)[part]
+    if not moved.any():
+        return sides
+    keep = np.array(sides.sure)
+    keep[np.flatnonzero(part)] &= ~moved & sure
+    return replace(sides, sure=tuple(bool(v) for v in keep))
 
 
 def _assigned(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,

@@ -679,3 +679,35 @@ def test_a_black_disc_with_the_dark_side_stays_sure_beside_a_tinted_black():
     sides = assign(np.array(STREAM_FACES, float), light=np.array(STREAM_LIGHT, float),
                    scoring=scoring)
     assert sides.teams[0] == 0 and sides.sure[0]
+
+
+def test_a_face_like_the_board_does_not_make_a_side_of_its_own():
+    """A black board's glare, between its window bars, read as a disc the board's own black
+    beside a dark red and a red set, worn, and a third set's whites in the ditch (seen frame
+    layouts-372 92, against the empty board). The black took the dark side, and every dark
+    red went with the reds, surely. Told again without the face like the board, the dark reds
+    are their own side: each disc whose side turns on that face is asked about, and so is the
+    face."""
+    faces = np.array([(204, 57, 55), (199, 67, 61), (200, 50, 49), (197, 57, 52), (190, 56, 50),
+                      (126, 36, 43), (126, 51, 50), (120, 46, 45), (111, 34, 38), (116, 31, 37),
+                      (126, 41, 48), (16, 22, 28), (230, 242, 247), (229, 242, 245),
+                      (99, 30, 34), (255, 255, 255), (236, 248, 248)], np.float64)
+    light = np.array([(20, 23, 30), (21, 25, 31), (21, 24, 31), (26, 29, 36), (24, 27, 34),
+                      (22, 25, 31), (29, 33, 39), (23, 27, 34), (23, 26, 33), (27, 31, 38),
+                      (60, 68, 79), (22, 25, 32), (28, 33, 39), (24, 27, 34), (25, 28, 34),
+                      (115, 127, 145), (27, 31, 37)], np.float64)
+    scoring = np.array([True] * 12 + [False] * 5)
+    s = assign(faces, light=light, scoring=scoring)
+    assert not s.sure[11]
+    assert all(t == 0 or not sure for t, sure in zip(s.teams[5:11], s.sure[5:11], strict=True))
+    assert s.teams[:5] == (1,) * 5 and all(s.sure[:5])  # the reds' side stands either way
+
+
+def test_black_discs_on_a_black_board_are_a_side_not_the_board():
+    """Discs the board's own colour are a side when the others show one colour only: nothing
+    told without them says otherwise."""
+    board = jitter((20, 23, 30), 10, 41, 0.03)
+    faces = np.concatenate([jitter((18, 21, 27), 5, 42, 0.05), jitter(RED, 5, 43)])
+    s = assign(faces, light=board)
+    assert s.teams == (0,) * 5 + (1,) * 5 and all(s.sure)
+
