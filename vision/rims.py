@@ -83,7 +83,6 @@ def profiles(frame: np.ndarray, camera: CameraModel, centres: np.ndarray, z: np.
     u, v = camera.project_xyz(x, y, zz)
     n, k, m = x.shape
     u, v = u.astype(np.float32).reshape(n * k, m), v.astype(np.float32).reshape(n * k, m)
-    # (cv2.remap takes maps of fewer than 32767 rows: many centres' rays are read in parts)
     prof = np.concatenate([cv2.remap(frame, u[i:i + REMAP_ROWS], v[i:i + REMAP_ROWS],
                                      cv2.INTER_CUBIC, borderMode=cv2.BORDER_CONSTANT,
                                      borderValue=(-1, -1, -1))

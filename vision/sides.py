@@ -271,34 +271,40 @@ def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = No
     if n == 0:
         return Sides((), (), colours if colours else (None, None))
     scoring = np.ones(n, bool) if scoring is None else np.asarray(scoring, bool)
-    sides = _told(faces, colours, light, scoring)
+    raw = _log(faces)
+    sides = _told(faces, raw, colours, light, scoring)
     if light is None:
         return sides
     light = np.asarray(light, np.float64)
-    raw = _log(faces)
     # (near the board's light round it, or its unglared light: the light is evened out in
     # coarse cells, and a glare beside a face that shows the board unglared lifts it)
-    board = np.stack([_log(light), np.broadcast_to(
-        _log(np.percentile(light, UNGLARED, axis=0)), light.shape)])
+    board = np.stack([_log(light), np.broadcast_to(_log(_unglared(light)), light.shape)])
     # (only where a face scores: a disc in the ditch lies on no board, and bare board read as
     # a disc matters only where it would score)
     like = (np.linalg.norm(raw[None] - board, axis=2) < LIKE_BOARD).any(axis=0) & scoring
-    for without in (like, like | ~scoring):
+    # (told without the faces like the board, those faces are unsure too when it says
+    # anything: one of them took a side of its own)
+    for without, asked in ((like, like), (like | ~scoring, None)):
         if not without.any() or without.sum() > n - 4:
             continue
-        told = _against(sides, ~without, _told(faces[~without], colours, light[~without],
-                                               scoring[~without]), scoring)
-        if told is not sides and without is like:  # (the faces like the board are unsure
-            # too: one of them took a side of its own)
-            told = replace(told, sure=tuple(bool(v) for v in np.array(told.sure) & ~like))
+        left = ~without
+        told = _against(sides, left, _told(faces[left], raw[left], colours, light[left],
+                                           scoring[left]), scoring)
+        if told is not sides and asked is not None:
+            told = replace(told, sure=tuple(bool(v) for v in np.array(told.sure) & ~asked))
         sides = told
     return sides
 
 
-def _told(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None,
+def _unglared(light: np.ndarray) -> np.ndarray:
+    """The board's light unglared (RGB): its least lit discs', as a glare can cover most."""
+    return np.percentile(light, UNGLARED, axis=0)
+
+
+def _told(faces: np.ndarray, raw: np.ndarray, colours: tuple[RGB | None, RGB | None] | None,
           light: np.ndarray | None, scoring: np.ndarray) -> Sides:
-    """The sides of these discs by their colours alone (see :func:`assign`)."""
-    raw = _log(faces)
+    """The sides of these discs (``raw``: their faces' log colours) by their colours alone
+    (see :func:`assign`)."""
     x = raw - _log(light) + float(np.mean(_log(light))) if light is not None else raw
     return _greys_in_hued_side(_greys_between(_assigned(faces, raw, x, colours, light, scoring),
                                               raw, x), faces, raw, colours)
@@ -419,8 +425,7 @@ def _glared(sides: Sides, faces: np.ndarray, light: np.ndarray,
     if len(faces) < 2 or None in ref_rgb:
         return sides
     sides = _lifted(sides, faces, ref_rgb)
-    # (the board's light unglared: its least lit discs', a glare can cover most of them)
-    unglared = np.percentile(light, UNGLARED, axis=0)
+    unglared = _unglared(light)
     lift = light - unglared
     mean = lift.mean(axis=1)
     # alike in every channel as added light, or as a share of each channel's headroom: a
