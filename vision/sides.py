@@ -20,9 +20,11 @@ that taking the lift off would put nearer the other side, is unsure; on a board 
 lift is taken at least as its most lifted channel's, since the board stops at white.
 And with no colours known, a side whose colour shows only in the ditch (perhaps another set's
 discs put there) leaves the board's discs unsure of theirs, unless they are black or white, whose
-side any set agrees on. A grey put with a side of a hue, beside a side of none, is unsure too: a
-black disc glared grey, or a white one shaded, is no nearer the hued side for it (a black with
-the dark side, or a white with the light, is spared: that is its side in any set).
+side any set agrees on; with one side's colour known, too, unless the board's discs or the
+ditch's are that colour (a colour learnt from a glared disc or two says nothing of others). A
+grey put with a side of a hue, beside a side of none, is unsure too: a black disc glared grey,
+or a white one shaded, is no nearer the hued side for it (a black with the dark side, or a
+white with the light, is spared: that is its side in any set).
 Last, the sides are told again without the scoring faces like the board (bare board, perhaps,
 ringed by lines and a glare's edge), and then without those and the discs that score nothing:
 where the discs left still show both sides among those that score, a disc they give the other
@@ -336,6 +338,8 @@ def _assigned(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
     if colours is None:
         out = _ditch_only(out, scoring, faces)
         out = _dark_or_light(out, scoring, faces)
+    elif None in colours:
+        out = _ditch_only(out, scoring, faces, colours)
     # The ditch also holds what changes no total (another set, a hand, a mark taken for a
     # disc), and an odd colour there can pull one of two groups to itself and leave both
     # sides in the other: if every disc that scores fell to one side while they show two
@@ -355,12 +359,15 @@ def _assigned(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
     return out
 
 
-def _ditch_only(sides: Sides, scoring: np.ndarray, faces: np.ndarray) -> Sides:
+def _ditch_only(sides: Sides, scoring: np.ndarray, faces: np.ndarray,
+                colours: tuple[RGB | None, RGB | None] | None = None) -> Sides:
     """``sides`` with the scoring discs unsure of their side when the other side's colour shows
     only among discs that score nothing: that colour may be another set's discs put in the
     ditch, the side in play on the board being either (the board then shows one side only, and
     with no colours known, that cannot say whose). Unless the board's discs are black, the dark
-    side of any set, or white or pale natural, the light side of any, and taken so."""
+    side of any set, or white or pale natural, the light side of any, and taken so. With one
+    side's colour known, unless the board's discs or the ditch's are that colour: a colour
+    learnt from a disc or two (a glared one, perhaps) says nothing of a colour it is not."""
     teams = np.array(sides.teams, int)
     if not scoring.any() or scoring.all():
         return sides
@@ -369,6 +376,12 @@ def _ditch_only(sides: Sides, scoring: np.ndarray, faces: np.ndarray) -> Sides:
         return sides
     if of_any_set(on.pop(), float(np.median(luma_of(faces[scoring])))):
         return sides
+    if colours is not None:
+        known = _log(np.array(next(c for c in colours if c is not None), np.float64))
+        raw = _log(faces)
+        if any(float(np.linalg.norm(np.median(raw[part], axis=0) - known)) < _SAME
+               for part in (scoring, ~scoring)):
+            return sides
     sure = np.array(sides.sure) & ~scoring
     return replace(sides, sure=tuple(bool(v) for v in sure))
 
