@@ -21,10 +21,12 @@ lift is taken at least as its most lifted channel's, since the board stops at wh
 And with no colours known, a side whose colour shows only in the ditch (perhaps another set's
 discs put there) leaves the board's discs unsure of theirs, unless they are black or white, whose
 side any set agrees on; with one side's colour known, too, unless the board's discs or the
-ditch's are that colour (a colour learnt from a glared disc or two says nothing of others). A
-grey put with a side of a hue, beside a side of none, is unsure too: a black disc glared grey,
-or a white one shaded, is no nearer the hued side for it (a black with the dark side, or a
-white with the light, is spared: that is its side in any set).
+ditch's are that colour (a colour learnt from a glared disc or two says nothing of others);
+a scoring disc unsure of its side (a glared one, something taken for a disc), no two of them
+alike, shows no side on the board for this. A grey put with a side of a hue, beside a side
+of none, is unsure too: a black disc glared grey, or a white one shaded, is no nearer the hued
+side for it (a black with the dark side, or a white with the light, is spared: that is its
+side in any set).
 Last, the sides are told again without the scoring faces like the board (bare board, perhaps,
 ringed by lines and a glare's edge), and then without those and the discs that score nothing:
 where the discs left still show both sides among those that score, a disc they give the other
@@ -275,9 +277,19 @@ def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = No
     scoring = np.ones(n, bool) if scoring is None else np.asarray(scoring, bool)
     raw = _log(faces)
     sides = _told(faces, raw, colours, light, scoring)
-    if light is None:
-        return sides
-    light = np.asarray(light, np.float64)
+    if light is not None:
+        sides = _retold(sides, faces, raw, colours, np.asarray(light, np.float64), scoring)
+    if colours is None or None in colours:
+        sides = _ditch_only_of_sure(sides, scoring, faces, colours)
+    return sides
+
+
+def _retold(sides: Sides, faces: np.ndarray, raw: np.ndarray,
+            colours: tuple[RGB | None, RGB | None] | None, light: np.ndarray,
+            scoring: np.ndarray) -> Sides:
+    """``sides`` told again without the scoring faces like the board, then without those and
+    the discs that score nothing (see :func:`assign`)."""
+    n = len(faces)
     # (near the board's light round it, or its unglared light: the light is evened out in
     # coarse cells, and a glare beside a face that shows the board unglared lifts it)
     board = np.stack([_log(light), np.broadcast_to(_log(_unglared(light)), light.shape)])
@@ -296,6 +308,30 @@ def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = No
             told = replace(told, sure=tuple(bool(v) for v in np.array(told.sure) & ~asked))
         sides = told
     return sides
+
+
+def _ditch_only_of_sure(sides: Sides, scoring: np.ndarray, faces: np.ndarray,
+                        colours: tuple[RGB | None, RGB | None] | None) -> Sides:
+    """:func:`_ditch_only` once more, the scoring discs unsure of their side left out when no
+    two of them are alike: such a disc (one glared, or something taken for a disc) shows no
+    side on the board, and a board whose sure discs are all one side, the other's colour only
+    in the ditch, is a board of one side whatever it adds. (Two alike show a colour on the
+    board, perhaps the other side's.) Asked last, as it only takes sureness away: asked while
+    the sides are told, the discs it leaves unsure would no longer show both sides when the
+    sides are told again, and a side that turns on a face like the board would go unasked."""
+    sure = np.array(sides.sure, bool)
+    keep = sure | ~scoring
+    if keep.all() or not keep.any():
+        return sides
+    odd = _log(faces[~keep])
+    apart = np.linalg.norm(odd[:, None] - odd[None], axis=-1)
+    if (apart[np.triu_indices(len(odd), 1)] < _SAME).any():
+        return sides
+    part = _ditch_only(Sides(tuple(np.array(sides.teams)[keep].tolist()),
+                             tuple(sure[keep].tolist()), sides.colours),
+                       scoring[keep], faces[keep], colours)
+    sure[np.flatnonzero(keep)] &= np.array(part.sure, bool)
+    return replace(sides, sure=tuple(bool(v) for v in sure))
 
 
 def _unglared(light: np.ndarray) -> np.ndarray:

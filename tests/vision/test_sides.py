@@ -295,6 +295,32 @@ def test_a_colour_known_on_the_board_or_in_the_ditch_keeps_the_sides_sure():
     assert theirs.teams[:4] == (0,) * 4 and all(theirs.sure[:4])
 
 
+def test_a_disc_unsure_of_its_side_does_not_show_the_other_side_on_the_board():
+    """A navy board from scratch (seen frame play-349 31, recorded faces and light): reds and
+    dark reds score, a third set's pinks lie in the ditch, and a patch of the board, lit
+    blue-grey, was read as a scoring disc unsure of its side. The reds and dark reds are one
+    hue, so taken as one side's two shades and the pinks as the other side; every disc that
+    scores but that patch fell to one side. The pinks' side shows only in the ditch: the
+    board's discs are asked about, the patch showing no side."""
+    faces = np.array([(247, 123, 149), (248, 124, 150), (226, 112, 137), (208, 42, 38),
+                      (199, 40, 36), (211, 42, 39), (205, 41, 36), (193, 39, 35),
+                      (194, 39, 35), (195, 39, 35), (117, 28, 28), (118, 28, 28),
+                      (113, 27, 28), (110, 27, 27), (108, 26, 26), (111, 26, 27),
+                      (105, 25, 26), (105, 25, 26), (116, 27, 27), (112, 26, 27),
+                      (107, 25, 27), (85, 99, 145), (224, 112, 136), (240, 120, 145)],
+                     np.float64)
+    light = np.array([(39, 50, 88), (39, 50, 88), (44, 52, 88), (30, 40, 74), (35, 46, 85),
+                      (38, 49, 88), (38, 49, 86), (36, 44, 82), (36, 47, 86), (35, 46, 85),
+                      (33, 45, 84), (35, 47, 86), (35, 46, 86), (36, 47, 86), (37, 48, 87),
+                      (31, 43, 83), (39, 48, 85), (34, 45, 84), (32, 44, 83), (34, 45, 84),
+                      (39, 47, 84), (42, 54, 94), (39, 47, 84), (40, 51, 89)], np.float64)
+    scoring = np.array([False] * 3 + [True] * 4 + [False] + [True] * 12 + [False, True]
+                       + [False] * 2)
+    s = assign(faces, light=light, scoring=scoring)
+    reds = [4, 5, 6, 8, 9]  # (truly the light side; the dark reds are the dark side)
+    assert all(s.teams[i] == 1 or not s.sure[i] for i in reds)
+
+
 GREEN, BLUE, YELLOW_BOARD = (153, 239, 177), (88, 103, 178), (240, 196, 105)
 
 
