@@ -31,6 +31,8 @@ Last, the sides are told again without the scoring faces like the board (bare bo
 ringed by lines and a glare's edge), and then without those and the discs that score nothing:
 where the discs left still show both sides among those that score, a disc they give the other
 side, or are unsure of, is unsure, its side having turned on discs that may not be a side's.
+And a disc sure of its side whose face, as seen, is a twin of a disc sure of the other side's
+(nearer it than any of its own) is unsure: evening out the light told two faces alike apart.
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ LIFT_OWN = 0.15     # ... unless this near its own side's colour (a pink side's 
 HARDLY_NEARER = 0.8  # one known colour this near one group of two as the other: no nearer
 NEARER = 0.8  # a disc as seen this much nearer its side's colours than the other's at most
 LIKE_BOARD = 0.3  # a face this near (log colour) the lit board round it may be bare board
+TWIN = 0.1  # two faces this near as seen (log colour) are one side's, whatever the light says
 GREY_BETWEEN = 0.15  # a grey this far (a share of the way) past either end of the way from
 #                      one side's grey to the other's is between them
 
@@ -281,7 +284,7 @@ def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = No
         sides = _retold(sides, faces, raw, colours, np.asarray(light, np.float64), scoring)
     if colours is None or None in colours:
         sides = _ditch_only_of_sure(sides, scoring, faces, colours)
-    return sides
+    return _twins(sides, raw, scoring)
 
 
 def _retold(sides: Sides, faces: np.ndarray, raw: np.ndarray,
@@ -308,6 +311,25 @@ def _retold(sides: Sides, faces: np.ndarray, raw: np.ndarray,
             told = replace(told, sure=tuple(bool(v) for v in np.array(told.sure) & ~asked))
         sides = told
     return sides
+
+
+def _twins(sides: Sides, raw: np.ndarray, scoring: np.ndarray) -> Sides:
+    """``sides`` with each scoring disc unsure whose face, as seen (``raw``: log colours), is
+    a twin of a disc sure of the other side (within ``TWIN``) and nearer it than any of its
+    own: two faces so alike are one side's, and evening out the light where each lies told
+    them apart (a glare not grey enough to be taken for one lit the board round one of three
+    light green discs on a black board, which then went with the navies, surely: seen
+    layouts-374 33, against the empty board)."""
+    teams, sure = np.array(sides.teams, int), np.array(sides.sure, bool)
+    d = np.linalg.norm(raw[:, None] - raw[None], axis=-1)
+    np.fill_diagonal(d, np.inf)
+    same = teams[None] == teams[:, None]
+    near_other = np.where(sure[None] & ~same, d, np.inf).min(axis=1)
+    near_own = np.where(sure[None] & same, d, np.inf).min(axis=1)
+    twin = sure & scoring & (near_other < TWIN) & (near_other < near_own)
+    if not twin.any():
+        return sides
+    return replace(sides, sure=tuple(bool(v) for v in sure & ~twin))
 
 
 def _ditch_only_of_sure(sides: Sides, scoring: np.ndarray, faces: np.ndarray,

@@ -321,6 +321,22 @@ def test_a_disc_unsure_of_its_side_does_not_show_the_other_side_on_the_board():
     assert all(s.teams[i] == 1 or not s.sure[i] for i in reds)
 
 
+def test_a_disc_the_twin_of_another_side_s_disc_as_seen_is_not_sure_of_its_own():
+    """A black board against its empty picture, the navy side's colour known (seen frame
+    layouts-374 33, recorded faces and light): creams and light greens of the light side,
+    one navy. The board round one of the three greens was lit by a glare not grey enough to
+    be taken for one, and evened out for that light the green went with the navy, surely,
+    though as seen it is the twin of the other two greens."""
+    faces = np.array([(230, 208, 159), (246, 225, 172), (229, 205, 158), (169, 252, 121),
+                      (167, 252, 117), (244, 220, 171), (165, 252, 119), (29, 41, 83)],
+                     np.float64)
+    light = np.array([(23, 24, 26), (23, 23, 26), (30, 29, 28), (33, 32, 29), (26, 27, 27),
+                      (66, 57, 43), (67, 58, 45), (26, 26, 26)], np.float64)
+    s = assign(faces, colours=((30, 39, 78), None), light=light)
+    assert s.teams[6] == 1 or not s.sure[6]
+    assert s.teams[7] == 0 and s.sure[7]
+
+
 GREEN, BLUE, YELLOW_BOARD = (153, 239, 177), (88, 103, 178), (240, 196, 105)
 
 
