@@ -30,7 +30,9 @@ side in any set).
 Last, the sides are told again without the scoring faces like the board (bare board, perhaps,
 ringed by lines and a glare's edge), and then without those and the discs that score nothing:
 where the discs left still show both sides among those that score, a disc they give the other
-side, or are unsure of, is unsure, its side having turned on discs that may not be a side's.
+side, or are unsure of, is unsure, its side having turned on discs that may not be a side's;
+and with no colours known, scoring discs all of one side but for faces like the board, no two
+alike, that took the other, are unsure, their side told only against what may be bare board.
 And a disc sure of its side whose face, as seen, is a twin of a disc sure of the other side's
 (nearer it than any of its own) is unsure: evening out the light told two faces alike apart.
 """
@@ -281,24 +283,39 @@ def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = No
     raw = _log(faces)
     sides = _told(faces, raw, colours, light, scoring)
     if light is not None:
-        sides = _retold(sides, faces, raw, colours, np.asarray(light, np.float64), scoring)
+        light = np.asarray(light, np.float64)
+        like = _like_board(raw, light, scoring)
+        sides = _retold(sides, faces, raw, colours, light, scoring, like)
+        if colours is None:
+            sides = _on_lone_like(sides, faces, raw, scoring, like)
     if colours is None or None in colours:
         sides = _ditch_only_of_sure(sides, scoring, faces, colours)
     return _twins(sides, raw, scoring)
 
 
+def _like_board(raw: np.ndarray, light: np.ndarray, scoring: np.ndarray) -> np.ndarray:
+    """Which scoring faces (``raw``: log colours) are like the board round them, bare board
+    perhaps: near the board's light there, or its unglared light (the light is evened out in
+    coarse cells, and a glare beside a face that shows the board unglared lifts it). Only
+    where a face scores: a disc in the ditch lies on no board, and bare board read as a disc
+    matters only where it would score."""
+    board = np.stack([_log(light), np.broadcast_to(_log(_unglared(light)), light.shape)])
+    return (np.linalg.norm(raw[None] - board, axis=2) < LIKE_BOARD).any(axis=0) & scoring
+
+
+def _no_two_alike(raw: np.ndarray) -> bool:
+    """Whether no two of these faces (log colours) are alike: they show no colour of their
+    own on the board, as a side's discs (or a third set's) would."""
+    apart = np.linalg.norm(raw[:, None] - raw[None], axis=-1)
+    return not (apart[np.triu_indices(len(raw), 1)] < _SAME).any()
+
+
 def _retold(sides: Sides, faces: np.ndarray, raw: np.ndarray,
             colours: tuple[RGB | None, RGB | None] | None, light: np.ndarray,
-            scoring: np.ndarray) -> Sides:
-    """``sides`` told again without the scoring faces like the board, then without those and
-    the discs that score nothing (see :func:`assign`)."""
+            scoring: np.ndarray, like: np.ndarray) -> Sides:
+    """``sides`` told again without the scoring faces ``like`` the board, then without those
+    and the discs that score nothing (see :func:`assign`)."""
     n = len(faces)
-    # (near the board's light round it, or its unglared light: the light is evened out in
-    # coarse cells, and a glare beside a face that shows the board unglared lifts it)
-    board = np.stack([_log(light), np.broadcast_to(_log(_unglared(light)), light.shape)])
-    # (only where a face scores: a disc in the ditch lies on no board, and bare board read as
-    # a disc matters only where it would score)
-    like = (np.linalg.norm(raw[None] - board, axis=2) < LIKE_BOARD).any(axis=0) & scoring
     # (told without the faces like the board, those faces are unsure too when it says
     # anything: one of them took a side of its own)
     for without, asked in ((like, like), (like | ~scoring, None)):
@@ -332,6 +349,29 @@ def _twins(sides: Sides, raw: np.ndarray, scoring: np.ndarray) -> Sides:
     return replace(sides, sure=tuple(bool(v) for v in sure & ~twin))
 
 
+def _on_lone_like(sides: Sides, faces: np.ndarray, raw: np.ndarray, scoring: np.ndarray,
+                  like: np.ndarray) -> Sides:
+    """``sides`` with the scoring discs unsure when, with no colours known, every one of them
+    is one side's but for faces ``like`` the board, no two alike, which took the other: their
+    side was told against what may be bare board, and told without it the discs show one
+    colour, which says nothing of whose (unless they are black or white, whose side any set
+    agrees on). Those faces are unsure too. (Several faces alike the board's colour are a
+    side's discs: black discs on a black board.)"""
+    if not like.any() or not _no_two_alike(raw[like]):
+        return sides
+    teams = np.array(sides.teams, int)
+    rest = scoring & ~like
+    if rest.sum() < 2 or len(set(teams[rest].tolist())) != 1:
+        return sides
+    side = int(teams[rest][0])
+    if (not (teams[like] != side).any()
+            or of_any_set(side, float(np.median(luma_of(faces[rest]))))):
+        return sides
+    sure = np.array(sides.sure, bool)
+    sure[rest | (like & (teams != side))] = False
+    return replace(sides, sure=tuple(bool(v) for v in sure))
+
+
 def _ditch_only_of_sure(sides: Sides, scoring: np.ndarray, faces: np.ndarray,
                         colours: tuple[RGB | None, RGB | None] | None) -> Sides:
     """:func:`_ditch_only` once more, the scoring discs unsure of their side left out when no
@@ -345,9 +385,7 @@ def _ditch_only_of_sure(sides: Sides, scoring: np.ndarray, faces: np.ndarray,
     keep = sure | ~scoring
     if keep.all() or not keep.any():
         return sides
-    odd = _log(faces[~keep])
-    apart = np.linalg.norm(odd[:, None] - odd[None], axis=-1)
-    if (apart[np.triu_indices(len(odd), 1)] < _SAME).any():
+    if not _no_two_alike(_log(faces[~keep])):
         return sides
     part = _ditch_only(Sides(tuple(np.array(sides.teams)[keep].tolist()),
                              tuple(sure[keep].tolist()), sides.colours),

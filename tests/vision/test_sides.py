@@ -337,6 +337,24 @@ def test_a_disc_the_twin_of_another_side_s_disc_as_seen_is_not_sure_of_its_own()
     assert s.teams[7] == 0 and s.sure[7]
 
 
+def test_a_side_told_only_against_a_face_like_the_board_is_asked_about():
+    """A black board from scratch (fresh frame layouts-376 36, the first of its rig; recorded
+    faces and light): four brown discs of the dark side score, a grey patch unsure of its
+    side, and a black face, a patch of the board's own black beside a glare, was read as a
+    scoring disc. The black, darker, took the dark side and left the browns the light one,
+    surely, and the next rounds carried those colours; told without it the browns show one
+    colour, which says nothing of whose. Their side rested on a face like the board: they
+    are asked about, and so is it."""
+    faces = np.array([(19, 20, 24), (71, 44, 28), (67, 42, 27), (71, 44, 27), (87, 94, 105),
+                      (68, 42, 28), (70, 42, 27), (18, 19, 23)], np.float64)
+    light = np.array([(69, 74, 81), (23, 24, 27), (21, 22, 26), (23, 24, 28), (44, 48, 56),
+                      (23, 25, 28), (24, 26, 32), (58, 63, 73)], np.float64)
+    scoring = np.array([True] * 6 + [False] * 2)
+    s = assign(faces, light=light, scoring=scoring)
+    assert all(s.teams[i] == 0 or not s.sure[i] for i in (1, 2, 3, 5))
+    assert not s.sure[0]
+
+
 GREEN, BLUE, YELLOW_BOARD = (153, 239, 177), (88, 103, 178), (240, 196, 105)
 
 
