@@ -289,7 +289,7 @@ def assign(faces: np.ndarray, colours: tuple[RGB | None, RGB | None] | None = No
         if colours is None:
             sides = _on_lone_like(sides, faces, raw, scoring, like)
     if colours is None or None in colours:
-        sides = _ditch_only_of_sure(sides, scoring, faces, colours)
+        sides = _ditch_only_of_sure(sides, scoring, faces, raw, colours)
     return _twins(sides, raw, scoring)
 
 
@@ -357,22 +357,19 @@ def _on_lone_like(sides: Sides, faces: np.ndarray, raw: np.ndarray, scoring: np.
     colour, which says nothing of whose (unless they are black or white, whose side any set
     agrees on). Those faces are unsure too. (Several faces alike the board's colour are a
     side's discs: black discs on a black board.)"""
-    if not like.any() or not _no_two_alike(raw[like]):
-        return sides
-    teams = np.array(sides.teams, int)
     rest = scoring & ~like
-    if rest.sum() < 2 or len(set(teams[rest].tolist())) != 1:
+    if not like.any() or rest.sum() < 2 or not _no_two_alike(raw[like]):
         return sides
-    side = int(teams[rest][0])
-    if (not (teams[like] != side).any()
-            or of_any_set(side, float(np.median(luma_of(faces[rest]))))):
+    # (the ditch-only question, the faces like the board standing for the ditch)
+    teams = np.array(sides.teams, int)
+    if not _one_side_shown(teams[scoring], rest[scoring], faces[scoring], raw[scoring], None):
         return sides
     sure = np.array(sides.sure, bool)
-    sure[rest | (like & (teams != side))] = False
+    sure[rest | (like & (teams != teams[rest][0]))] = False
     return replace(sides, sure=tuple(bool(v) for v in sure))
 
 
-def _ditch_only_of_sure(sides: Sides, scoring: np.ndarray, faces: np.ndarray,
+def _ditch_only_of_sure(sides: Sides, scoring: np.ndarray, faces: np.ndarray, raw: np.ndarray,
                         colours: tuple[RGB | None, RGB | None] | None) -> Sides:
     """:func:`_ditch_only` once more, the scoring discs unsure of their side left out when no
     two of them are alike: such a disc (one glared, or something taken for a disc) shows no
@@ -385,13 +382,10 @@ def _ditch_only_of_sure(sides: Sides, scoring: np.ndarray, faces: np.ndarray,
     keep = sure | ~scoring
     if keep.all() or not keep.any():
         return sides
-    if not _no_two_alike(_log(faces[~keep])):
+    if not _no_two_alike(raw[~keep]) or not _one_side_shown(
+            np.array(sides.teams, int)[keep], scoring[keep], faces[keep], raw[keep], colours):
         return sides
-    part = _ditch_only(Sides(tuple(np.array(sides.teams)[keep].tolist()),
-                             tuple(sure[keep].tolist()), sides.colours),
-                       scoring[keep], faces[keep], colours)
-    sure[np.flatnonzero(keep)] &= np.array(part.sure, bool)
-    return replace(sides, sure=tuple(bool(v) for v in sure))
+    return replace(sides, sure=tuple(bool(v) for v in sure & ~(keep & scoring)))
 
 
 def _unglared(light: np.ndarray) -> np.ndarray:
@@ -403,7 +397,11 @@ def _told(faces: np.ndarray, raw: np.ndarray, colours: tuple[RGB | None, RGB | N
           light: np.ndarray | None, scoring: np.ndarray) -> Sides:
     """The sides of these discs (``raw``: their faces' log colours) by their colours alone
     (see :func:`assign`)."""
-    x = raw - _log(light) + float(np.mean(_log(light))) if light is not None else raw
+    if light is None:
+        x = raw
+    else:
+        lit = _log(light)
+        x = raw - lit + float(np.mean(lit))
     return _greys_in_hued_side(_greys_between(_assigned(faces, raw, x, colours, light, scoring),
                                               raw, x), faces, raw, colours)
 
@@ -432,10 +430,10 @@ def _assigned(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
     if light is not None:
         out = _glared(out, faces, np.asarray(light, np.float64), colours)
     if colours is None:
-        out = _ditch_only(out, scoring, faces)
+        out = _ditch_only(out, scoring, faces, raw)
         out = _dark_or_light(out, scoring, faces)
     elif None in colours:
-        out = _ditch_only(out, scoring, faces, colours)
+        out = _ditch_only(out, scoring, faces, raw, colours)
     # The ditch also holds what changes no total (another set, a hand, a mark taken for a
     # disc), and an odd colour there can pull one of two groups to itself and leave both
     # sides in the other: if every disc that scores fell to one side while they show two
@@ -455,31 +453,36 @@ def _assigned(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
     return out
 
 
-def _ditch_only(sides: Sides, scoring: np.ndarray, faces: np.ndarray,
+def _ditch_only(sides: Sides, scoring: np.ndarray, faces: np.ndarray, raw: np.ndarray,
                 colours: tuple[RGB | None, RGB | None] | None = None) -> Sides:
     """``sides`` with the scoring discs unsure of their side when the other side's colour shows
-    only among discs that score nothing: that colour may be another set's discs put in the
-    ditch, the side in play on the board being either (the board then shows one side only, and
-    with no colours known, that cannot say whose). Unless the board's discs are black, the dark
-    side of any set, or white or pale natural, the light side of any, and taken so. With one
-    side's colour known, unless the board's discs or the ditch's are that colour: a colour
-    learnt from a disc or two (a glared one, perhaps) says nothing of a colour it is not."""
-    teams = np.array(sides.teams, int)
-    if not scoring.any() or scoring.all():
+    only among discs that score nothing (:func:`_one_side_shown`)."""
+    if not _one_side_shown(np.array(sides.teams, int), scoring, faces, raw, colours):
         return sides
+    return replace(sides, sure=tuple(bool(v) for v in np.array(sides.sure) & ~scoring))
+
+
+def _one_side_shown(teams: np.ndarray, scoring: np.ndarray, faces: np.ndarray, raw: np.ndarray,
+                    colours: tuple[RGB | None, RGB | None] | None) -> bool:
+    """Whether the scoring discs show one side only, the other side's colour only among the
+    discs that score nothing: that colour may be another set's discs put in the ditch, the
+    side in play on the board being either (and with no colours known, that cannot say
+    whose). Not where the board's discs are black, the dark side of any set, or white or pale
+    natural, the light side of any, and taken so. With one side's colour known, not where the
+    board's discs or the others are that colour: a colour learnt from a disc or two (a glared
+    one, perhaps) says nothing of a colour it is not. (``raw``: the faces' log colours.)"""
+    if not scoring.any() or scoring.all():
+        return False
     on = {int(t) for t in teams[scoring]}
     if len(on) != 1 or len(set(teams.tolist())) != 2:
-        return sides
+        return False
     if of_any_set(on.pop(), float(np.median(luma_of(faces[scoring])))):
-        return sides
+        return False
     if colours is not None:
         known = _log(np.array(next(c for c in colours if c is not None), np.float64))
-        raw = _log(faces)
-        if any(float(np.linalg.norm(np.median(raw[part], axis=0) - known)) < _SAME
-               for part in (scoring, ~scoring)):
-            return sides
-    sure = np.array(sides.sure) & ~scoring
-    return replace(sides, sure=tuple(bool(v) for v in sure))
+        return all(float(np.linalg.norm(np.median(raw[part], axis=0) - known)) >= _SAME
+                   for part in (scoring, ~scoring))
+    return True
 
 
 def luma_of(rgb: np.ndarray | RGB) -> np.ndarray:
