@@ -50,9 +50,11 @@ class BoardCount:
             v[d.team] += d.zone
         return (v[0], v[1])
 
-    def discs_of(self, team: int | None = None) -> int:
-        """How many discs of ``team`` (None: of both sides) are on the board."""
-        return sum(1 for d in self.discs if team is None or d.team == team)
+    def discs_of(self, team: int | None = None, scoring: bool = False) -> int:
+        """How many discs of ``team`` (None: of both sides) are on the board; ``scoring``: only
+        those that score (not in the ditch or on the outer line)."""
+        return sum(1 for d in self.discs
+                   if (team is None or d.team == team) and (not scoring or d.zone > 0))
 
 
 @dataclass(frozen=True)

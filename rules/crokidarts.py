@@ -319,25 +319,34 @@ class DartsGame(Game):
             raise IllegalEvent("the latest shot is already marked foul")
         return self._with_last_shot(replace(shot, foul=True))
 
-    def _check_board(self, turn: Turn, count: int) -> None:
+    def _overcount(self, turn: Turn, count: BoardCount, scoring: bool) -> str | None:
+        """Why ``count`` cannot be the board after the turn's latest shot: more discs on it than
+        the turn can have left (``scoring``: its scoring discs only)."""
         if turn.start == self.rules.target:  # a later checkout: one disc on an empty board
             room = 1
         elif turn.state(self.rules).status == "checkout-board":  # may reuse any disc
             room = self.rules.discs
         else:
             room = len(turn.shots) - sum(s.twenties for s in turn.shots)
-        if count > room:
-            raise IllegalEvent(f"the reading shows {count} disc(s) on the board, but the turn "
-                               f"can have left at most {room}")
+        n = count.discs_of(scoring=scoring)
+        if n > room:
+            what = "reading shows" if scoring else "correction gives"
+            return (f"the {what} {n} {'scoring ' if scoring else ''}disc(s) on the board, but "
+                    f"the turn can have left at most {room}")
+        return None
 
     def _board(self, ev: BoardReading) -> DartsGame:
+        """A reading that cannot be is held for the operator's check, not thrown away (as in
+        round games, :meth:`rules.rounds.RoundGame._board`)."""
         exp = self.expect()
         if exp.what != "board":
             raise NotAwaited("no board reading is due now: in crokidarts the board is read once "
                              "after each shot")
         turn = self.legs[-1].turns[-1]
         board_count = BoardCount(ev.discs, check=ev.check)
-        self._check_board(turn, board_count.discs_of())
+        why = self._overcount(turn, board_count, scoring=True)
+        if why is not None:
+            board_count = replace(board_count, check=ev.check + (why + ": check the board",))
         return self._with_last_shot(replace(turn.shots[-1], count=board_count))
 
     def _confirm(self) -> DartsGame:
@@ -358,7 +367,9 @@ class DartsGame(Game):
                              "not awaited")
         if ev.discs is not None:
             board_count = BoardCount(ev.discs, confirmed=True)
-            self._check_board(turn, board_count.discs_of())
+            why = self._overcount(turn, board_count, scoring=False)
+            if why is not None:
+                raise IllegalEvent(why)
         else:
             assert ev.value is not None
             t20 = sum(s.valid_twenties for s in turn.shots)

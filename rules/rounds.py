@@ -254,17 +254,26 @@ class RoundGame(Game):
             raise IllegalEvent("the latest shot is already marked foul")
         return self._with_round(rnd.with_shots(rnd.shots.with_last(replace(shot, foul=True))))
 
-    def _check_board(self, rnd: Round, discs_by_team: tuple[int, int]) -> None:
+    def _overcount(self, rnd: Round, count: BoardCount, scoring: bool) -> str | None:
+        """Why ``count`` cannot be the round's board: a side with more discs on it, with its 20s,
+        than it shot (``scoring``: its scoring discs only)."""
         raw = rnd.twenties(self.rules, valid=False)
         for team in (0, 1):
             played = rnd.played(self.rules, team)
-            if discs_by_team[team] + raw[team] > played:
-                raise IllegalEvent(
-                    f"the reading shows {discs_by_team[team]} disc(s) of side {team} on the board "
-                    f"and it has {raw[team]} 20(s), but it shot only {played} in round "
-                    f"{rnd.number}")
+            n = count.discs_of(team, scoring)
+            if n + raw[team] > played:
+                what = "reading shows" if scoring else "correction gives"
+                return (f"the {what} {n} {'scoring ' if scoring else ''}disc(s) of side "
+                        f"{team} on the board and it has {raw[team]} 20(s), but it shot only "
+                        f"{played} in round {rnd.number}")
+        return None
 
     def _board(self, ev: BoardReading) -> RoundGame:
+        """The camera's reading is what it saw, so one that cannot be (a third set's disc or a
+        patch of the board read as a side's, a disc read on the wrong side) is kept and held for
+        the operator's check, not thrown away: the players then count from it, its picture at
+        hand. Discs scoring nothing are not counted: they change no total, and the ditch, where
+        a third set lies and discs pile up, is the camera's least sure count."""
         exp = self.expect()
         if exp.what != "board":
             if exp.what == "shot" and self.rounds and self.rounds[-1].count is None:
@@ -274,7 +283,9 @@ class RoundGame(Game):
             raise NotAwaited("no board reading is due now")
         rnd = self.rounds[-1]
         board_count = BoardCount(ev.discs, check=ev.check)
-        self._check_board(rnd, (board_count.discs_of(0), board_count.discs_of(1)))
+        why = self._overcount(rnd, board_count, scoring=True)
+        if why is not None:
+            board_count = replace(board_count, check=ev.check + (why + ": check the board",))
         return self._with_last(rnd.with_count(board_count))
 
     def _confirm(self) -> RoundGame:
@@ -303,7 +314,9 @@ class RoundGame(Game):
             rnd = self.rounds[ev.round - 1]
         if ev.discs is not None:
             board_count = BoardCount(ev.discs, confirmed=True)
-            self._check_board(rnd, (board_count.discs_of(0), board_count.discs_of(1)))
+            why = self._overcount(rnd, board_count, scoring=False)
+            if why is not None:
+                raise IllegalEvent(why)
         else:
             assert ev.totals is not None
             tw = rnd.twenties(self.rules)

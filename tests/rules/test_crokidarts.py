@@ -1,6 +1,6 @@
 import pytest
 
-from rules import IllegalEvent, MatchOver, Shot, Twenty, parse_event
+from rules import Correction, Disc, IllegalEvent, MatchOver, Shot, Twenty, parse_event
 from tests.builders import board, dart, start
 
 
@@ -200,7 +200,11 @@ def test_every_disc_is_the_shooters():
         m.apply(Twenty(1))
 
 
-def test_a_board_with_more_discs_than_shot_is_refused():
+def test_a_reading_with_more_discs_than_shot_is_held_for_a_check_and_a_correction_refused():
     m = darts().apply(Shot(0))
-    with pytest.raises(IllegalEvent, match="at most 1"):
-        m.apply(board((0, 5), (0, 5)))
+    held = m.apply(board((0, 5), (0, 5)))
+    assert held.expect().what == "confirm"
+    assert any("at most 1" in c for c in held.game.legs[-1].turns[-1].shots[-1].count.check)
+    assert m.apply(board((0, 5), (0, 0), (0, 0))).expect().what != "confirm"  # the ditch's
+    with pytest.raises(IllegalEvent, match="correction gives 2 disc"):
+        m.apply(Correction(discs=(Disc(0, 5), Disc(0, 5))))

@@ -1,6 +1,15 @@
 import pytest
 
-from rules import IllegalEvent, MatchOver, NotAwaited, OutOfTurn, Shot, Twenty
+from rules import (
+    Correction,
+    Disc,
+    IllegalEvent,
+    MatchOver,
+    NotAwaited,
+    OutOfTurn,
+    Shot,
+    Twenty,
+)
 from tests.builders import board, play_round, shoot, start
 
 
@@ -126,9 +135,23 @@ def test_impossible_counts_are_refused():
     with pytest.raises(IllegalEvent, match="side 1 has shot 0"):
         m.apply(Twenty(1))
     m = shoot(m)
-    too_many = [(0, 5)] * 8
-    with pytest.raises(IllegalEvent, match="8 disc"):
-        m.apply(board(*too_many))
+    with pytest.raises(IllegalEvent, match="correction gives 8 disc"):
+        m.apply(Correction(discs=(Disc(0, 5),) * 8))
+
+
+def test_a_reading_that_cannot_be_is_held_for_a_check_not_thrown_away():
+    m = shoot(start("tournament-singles"), 1)
+    m = shoot(m.apply(Twenty()))               # side 0: 8 shot, one of them a 20
+    held = m.apply(board(*[(0, 5)] * 8))
+    assert held.expect().what == "confirm"
+    count = held.game.rounds.last.count
+    assert count.discs_of(0) == 8 and count.check == (
+        "the reading shows 8 scoring disc(s) of side 0 on the board and it has 1 20(s), but it "
+        "shot only 8 in round 1: check the board",)
+    # discs scoring nothing (the ditch, where a third set lies) change no total: not counted
+    taken = m.apply(board(*[(0, 5)] * 7, (0, 0), (0, 0), (1, 0)))
+    assert taken.expect().what == "shot" and taken.summary().to_json()["rounds"][0]["totals"] == [
+        55, 0]
 
 
 def test_twenties_need_a_shot_in_play():
