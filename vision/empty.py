@@ -54,6 +54,8 @@ class Difference:
     size: np.ndarray       # (size, size) float32: norm of the residual
     rough: np.ndarray | None = None  # bool: where something lay on the empty board, so that
     #                                  the board's round look was compared with too (roughly)
+    still: np.ndarray | None = None  # bool: of ``rough``, where the frame shows it still (see
+    #                                  :func:`_still_there`)
 
     @functools.cached_property
     def rings_image(self) -> np.ndarray:
@@ -172,12 +174,15 @@ def compare(view: TopView, reference: np.ndarray, surface_radius: float) -> Diff
     log_ref, stray, own = _log_of(reference, n, view.ppm)
     log_view = to_log(view.image)
     diff = log_view - log_ref
+    still = None
     if stray is not None:  # where something lay on the empty board, the board's own look is
         # compared with too, and the nearer taken: a hand gone is bare board again, a lamp's
         # glare kept in both is no change, and a disc there differs from either
         other = log_view - own
-        nearer = stray & (channel_sq(other) < channel_sq(diff))
+        to_own, to_ref = channel_sq(other), channel_sq(diff)
+        nearer = stray & (to_own < to_ref)
         diff[nearer] = other[nearer]
+        still = stray & _still_there(stray, log_ref, own, to_ref, to_own, view.ppm)
     bright = channel_mean(diff)
     on = (view.radius < surface_radius + 40.0) & view.inside
     field = _field(bright, on, view.ppm, None)
@@ -187,7 +192,33 @@ def compare(view: TopView, reference: np.ndarray, surface_radius: float) -> Diff
     residual[~view.inside] = 0.0
     size = np.sqrt(channel_sq(residual))
     return Difference(residual.astype(np.float32), field.astype(np.float32),
-                      size.astype(np.float32), stray)
+                      size.astype(np.float32), stray, still)
+
+
+STILL_SHARE = 0.8   # round a place, the share of what stood out on the empty board that the
+#                     frame still shows as it was, for the empty board to count as seen there
+STILL_MM = 50.0     # ... over a patch this wide (a disc and the board round it)
+STILL_FIT = 4.0     # a pixel shows one look rather than the other when it is this much nearer
+#                     it (squared distances): a disc differs from both, and counts for neither
+
+
+def _still_there(stray: np.ndarray, log_ref: np.ndarray, own: np.ndarray, to_ref: np.ndarray,
+                 to_own: np.ndarray, ppm: float) -> np.ndarray:
+    """Where what stood out on the empty board is there still: a shadow or a glare band the
+    room casts on the board at every round, not a hand gone since. There the empty board was
+    seen after all, and a disc may be told by what it changed of it too: judged on a bare
+    photo's terms alone, a worn grey disc lying across a window bar's shadow was too like the
+    board round it (the fresh pair's play-375 95, missed with nothing said). Round each place,
+    of the pixels where the empty board stood out from its round look, those the frame shows
+    as the empty board did (much nearer it than the round look) against those it shows as
+    the board's round look (a thing gone)."""
+    core = stray & (channel_sq(log_ref - own) > STRAY * STRAY)
+    held = (core & (STILL_FIT * to_ref < to_own)).astype(np.float32)
+    gone = (core & (STILL_FIT * to_own < to_ref)).astype(np.float32)
+    k = max(3, round(STILL_MM * ppm) | 1)
+    held = cv2.boxFilter(held, -1, (k, k), normalize=False)
+    gone = cv2.boxFilter(gone, -1, (k, k), normalize=False)
+    return (held >= STILL_SHARE * (held + gone)) & (held >= 0.25 * k * k)
 
 
 def _field(bright: np.ndarray, use: np.ndarray, ppm: float, fallback: np.ndarray | None
@@ -283,5 +314,7 @@ def moved_difference(diff: Difference, m: np.ndarray, size: int) -> Difference:
     # which says how much change is enough to be a disc's)
     rough = (None if diff.rough is None else
              moved(diff.rough.astype(np.uint8), m, size, nearest=True).astype(bool))
+    still = (None if diff.still is None else
+             moved(diff.still.astype(np.uint8), m, size, nearest=True).astype(bool))
     return Difference(moved(diff.residual, m, size, nearest=True), moved(diff.light, m, size),
-                      moved(diff.size, m, size, nearest=True), rough)
+                      moved(diff.size, m, size, nearest=True), rough, still)

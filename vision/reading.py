@@ -1260,14 +1260,24 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
     # changed neither the empty board nor that round look is bare board: a disc differs from
     # both (on a black board where a hand had lain, a bare patch ringed by lines stood 0.54
     # from the board round it, and was read as a black 5: retired layouts-312 25)
+    # Where what lay there is there still round the disc (a shadow band the room casts at
+    # every round, :func:`vision.empty._still_there`), the empty board was seen after all: a
+    # face there is a disc on either terms (a worn grey disc across a window bar's shadow,
+    # too like the board round it for a bare photo's, was missed with nothing said: the fresh
+    # pair's play-375 95)
     unseen = (np.zeros(len(rims), bool) if diff is None or diff.rough is None else
               _touches(diff.rough, view, xy, board.disc_radius))
+    still = (np.zeros(len(rims), bool) if diff is None or diff.still is None else
+             _touches(diff.still, view, xy, 0.0))
     keep = [i for i, r in enumerate(rims)
             if not light_only[i] and not dimmed[i]
             and not (unseen[i] and not r.in_ditch and float(change[i]) < face_least)
-            and _is_disc(r, faces[i], even[i], float(contrast[i]), lit[i], board,
-                         None if change is None or r.in_ditch or unseen[i]
-                         else (float(change[i]), face_least))]
+            and (_is_disc(r, faces[i], even[i], float(contrast[i]), lit[i], board,
+                          None if change is None or r.in_ditch or unseen[i]
+                          else (float(change[i]), face_least))
+                 or (unseen[i] and still[i] and not r.in_ditch
+                     and _is_disc(r, faces[i], even[i], float(contrast[i]), lit[i], board,
+                                  (float(change[i]), face_least))))]
     keep = _distinct([rims[i] for i in keep], keep, board)
     return _Seen(reg, board, view, diff, least, face_least, rims, faces, light, change, keep,
                  even, contrast, res, light_only, unseen, levels, lost)
