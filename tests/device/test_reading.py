@@ -165,3 +165,54 @@ def test_the_reader_keeps_the_discs_size_a_round_of_the_match_measured(tmp_path)
         assert reader.last is not None and reader.last.board.outer_radius < 0.9 * 304.8
         reader.new_match()
         assert reader.size is None
+
+
+def test_a_reading_with_a_disc_too_many_is_held_for_a_check_not_thrown_away(tmp_path):
+    """Nine of one side's discs lie on the board after a round in which it shot eight (a disc
+    of the set left lying, or another board's). The camera's reading cannot be, and the box
+    keeps it and asks the operator to check, as it does any reading it doubts, rather than
+    refusing it and leaving the round to be counted on the buttons."""
+    import queue
+
+    from device.core.inputs import Operator, ReadingDone
+    from device.core.state import Settings
+    from device.hardware.camera import TableCamera
+    from device.reading.watcher import BoardWatcher, Settle
+    from device.screen.text import TextScreen
+    from device.shell import Shell, StoreHandle
+    from device.store import EventStore
+    from rules import NewMatch, Shot
+
+    spots = [(0.0, 60.0), (90.0, 40.0), (-95.0, 30.0), (40.0, -120.0), (-60.0, -150.0),
+             (150.0, -90.0), (-170.0, 80.0), (200.0, 120.0), (-30.0, 220.0)]
+    board = BoardState((*(PlacedDisc(x, y, 0) for x, y in spots),
+                        PlacedDisc(120.0, -200.0, 1), PlacedDisc(-200.0, -60.0, 1)))
+    with SimTable(seed=9, width=1014, height=760) as table, \
+            EventStore(tmp_path / "events.db") as store:
+        cal = vision.calibrate(table.camera.capture(), seat0=table.seat0_edge())
+        vision.save_calibration(cal, tmp_path / "cal.json")
+        config = parse({"backend": "sim", "camera": {"kind": "sim",
+                                                     "calibration": str(tmp_path / "cal.json")}})
+        inputs: queue.Queue = queue.Queue()
+        watcher = BoardWatcher(TableCamera(table.camera), VisionReader(config), inputs.put,
+                               Settle(frames=1, interval_s=0.0, threshold=255.0))
+        t = [1000.0]
+        a = Shell(Settings(NewMatch("tournament-singles", ("Ann", "Bob"))),
+                  StoreHandle(store.path, store), TextScreen(lambda _: None), reading=watcher,
+                  clock=lambda: t[0], wall=lambda: t[0])
+        a.start()
+        try:
+            table.set_board(board)
+            while a.match.expect().what == "shot":
+                t[0] += 1
+                a.step(Operator(Shot(a.match.expect().seat), t[0]))
+            got = inputs.get(timeout=30)
+            assert isinstance(got, ReadingDone)
+            assert sum(d.team == 0 and d.zone > 0 for d in got.board.discs) == 9
+            a.step(got)
+            assert a.match.expect().what == "confirm"
+            count = a.match.game.rounds.last.count
+            assert count is not None and count.discs_of(0, scoring=True) == 9
+            assert any("shot only 8" in why for why in count.check), count.check
+        finally:
+            watcher.close()
