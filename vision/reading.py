@@ -644,6 +644,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                    for x, y in _rejected(seen_, discs + unread)]
         unread += [_unread_disc(x, y, view, board, reg, sides.colours)
                    for x, y in _changed_patches(seen_, discs + unread)]
+        unread = _unseen_print(frame, reg.camera, board, diff, view, unread)
         if over is not None:  # a disc read in doubt on it is more likely the hand's own
             # rim (a knuckle, a fingertip) than a disc: said once with the rest of its marks
             on = [d.uncertain and not d.in_ditch and label_at(
@@ -692,6 +693,23 @@ def _unprinted(frame: np.ndarray, camera: CameraModel, board: Board,
             d = d.flagged(PRINT_DOUBT)
         out.append(d)
     return out
+
+
+def _unseen_print(frame: np.ndarray, camera: CameraModel, board: Board, diff: Difference,
+                  view: Any, unread: list[DiscReading]) -> list[DiscReading]:
+    """The places flagged as unread less those where the empty board was not seen bare (a
+    hand lay on it, and is gone) that look like the board's print (:func:`printed`): there
+    the round is compared with the board's look round its circles, which holds no numerals,
+    and a numeral the hand had covered changed it as a disc would (a cream 5 on a black
+    board, 6.9 times the least change a disc's face makes: retired layouts-318 86, flagged
+    where nothing lay). A bare photo's print is left out so, and there the reading is a bare
+    photo's."""
+    if diff.rough is None or diff.still is None or not unread:
+        return unread
+    xy = np.array([[d.x_mm, d.y_mm] for d in unread])
+    gone = _touches(diff.rough & ~diff.still, view, xy, 0.0)
+    return [d for d, g in zip(unread, gone, strict=True)
+            if not (g and printed(frame, camera, board, d.x_mm, d.y_mm))]
 
 
 def _unread_disc(x: float, y: float, view: Any, board: Board, reg: Registration,

@@ -482,3 +482,19 @@ def test_a_shadow_band_on_the_empty_board_and_the_round_alike_hides_no_disc():
                         for d in near), near
     exact = [truth["totals"][k] - 20 * truth["twenties"][k] for k in (0, 1)]
     assert reading.uncertain or list(reading.totals) == exact
+
+
+@pytest.mark.parametrize("boards, seed, number", [("layouts", 318, 85), ("play", 349, 60)])
+def test_where_a_hand_lay_on_the_empty_board_a_numeral_it_covered_is_not_flagged(boards, seed,
+                                                                                  number):
+    """Retired frame layouts-318 85 (a black board, a video frame) and seen frame play-349 60
+    (a pale wood one): each rig's empty board was taken with a hand over a numeral of the 5
+    zone. There the round is compared with the board's look round its circles, which holds no
+    numerals, and the numeral changed it as a disc would: flagged every round as something
+    unread where nothing lay. A place there that looks like the board's print, a quarter
+    turn round, is print, as on a bare photo: nothing scores where no disc lies."""
+    frame, truth, cal = scenes.bench_frame(boards, seed, number, calibrated=True)
+    reading = read_board(frame, cal)
+    false = [d for d in reading.discs if d.zone > 0 and min(
+        math.dist(d.pixel, t["pixel"]) / t["radius_px"] for t in truth["discs"]) > 0.5]
+    assert not false, false
