@@ -1,5 +1,6 @@
 """The daemon's board reader on frames of the simulated table."""
 
+import contextlib
 from dataclasses import replace
 
 import vision
@@ -43,11 +44,12 @@ def test_a_missing_calibration_is_a_camera_error(tmp_path):
         VisionReader(config)
 
 
-def test_a_confirmed_one_side_board_teaches_that_side_s_colour(tmp_path):
-    """The first board of a match shows one side's discs only, of a blue and natural set: the
-    box cannot tell whose and asks (black discs, the dark side of any set, and white ones it
-    need not ask about). Once the operator confirms it, the next such board is not asked
-    about again, and a board of the other colour is the other side's."""
+@contextlib.contextmanager
+def _camera_box(tmp_path):
+    """A box scoring tournament singles against the simulated table through its camera,
+    calibrated on the empty board: yields the table, the reader and ``round_with(board)``,
+    which plays a round's shots over ``board`` and steps the box with the camera's reading
+    (returned)."""
     import queue
 
     from device.core.inputs import Operator, ReadingDone
@@ -57,7 +59,7 @@ def test_a_confirmed_one_side_board_teaches_that_side_s_colour(tmp_path):
     from device.screen.text import TextScreen
     from device.shell import Shell, StoreHandle
     from device.store import EventStore
-    from rules import Confirm, NewMatch, Shot
+    from rules import NewMatch, Shot
 
     with SimTable(seed=9, width=1014, height=760) as table, \
             EventStore(tmp_path / "events.db") as store:
@@ -70,35 +72,49 @@ def test_a_confirmed_one_side_board_teaches_that_side_s_colour(tmp_path):
         watcher = BoardWatcher(TableCamera(table.camera), reader, inputs.put,
                                Settle(frames=1, interval_s=0.0, threshold=255.0))
         t = [1000.0]
-        a = Shell(Settings(NewMatch("tournament-singles", ("Ann", "Bob"))),
-                  StoreHandle(store.path, store), TextScreen(lambda _: None), reading=watcher,
-                  clock=lambda: t[0], wall=lambda: t[0])
-        a.start()
+        box = Shell(Settings(NewMatch("tournament-singles", ("Ann", "Bob"))),
+                    StoreHandle(store.path, store), TextScreen(lambda _: None),
+                    reading=watcher, clock=lambda: t[0], wall=lambda: t[0])
+        box.start()
 
-        def round_with(board: BoardState):
+        def round_with(board: BoardState) -> ReadingDone:
             table.set_board(board)
-            while a.match.expect().what == "shot":
+            while box.match.expect().what == "shot":
                 t[0] += 1
-                a.step(Operator(Shot(a.match.expect().seat), t[0]))
+                box.step(Operator(Shot(box.match.expect().seat), t[0]))
             got = inputs.get(timeout=30)
             assert isinstance(got, ReadingDone)
-            a.step(got)
+            box.step(got)
             return got
 
-        try:
-            got = round_with(BoardState((PlacedDisc(10.0, 70.0, 0), PlacedDisc(0, -250, 0))))
-            # whose are they? the darker side's, it guesses, and asks
-            assert [(d.team, d.uncertain) for d in got.board.discs] == [(0, True), (0, True)]
-            assert a.match.expect().what == "confirm"
+        def operator(ev) -> None:
             t[0] += 1
-            a.step(Operator(Confirm(), t[0]))
-            assert reader.learnt is not None and reader.learnt[1] is None
-            got = round_with(BoardState((PlacedDisc(-120.0, 10.0, 0),)))
-            assert [(d.team, d.uncertain) for d in got.board.discs] == [(0, False)]
-            got = round_with(BoardState((PlacedDisc(60.0, -40.0, 1),)))
-            assert [(d.team, d.uncertain) for d in got.board.discs] == [(1, False)]
+            box.step(Operator(ev, t[0]))
+
+        try:
+            yield box, reader, round_with, operator
         finally:
             watcher.close()
+
+
+def test_a_confirmed_one_side_board_teaches_that_side_s_colour(tmp_path):
+    """The first board of a match shows one side's discs only, of a blue and natural set: the
+    box cannot tell whose and asks (black discs, the dark side of any set, and white ones it
+    need not ask about). Once the operator confirms it, the next such board is not asked
+    about again, and a board of the other colour is the other side's."""
+    from rules import Confirm
+
+    with _camera_box(tmp_path) as (box, reader, round_with, operator):
+        got = round_with(BoardState((PlacedDisc(10.0, 70.0, 0), PlacedDisc(0, -250, 0))))
+        # whose are they? the darker side's, it guesses, and asks
+        assert [(d.team, d.uncertain) for d in got.board.discs] == [(0, True), (0, True)]
+        assert box.match.expect().what == "confirm"
+        operator(Confirm())
+        assert reader.learnt is not None and reader.learnt[1] is None
+        got = round_with(BoardState((PlacedDisc(-120.0, 10.0, 0),)))
+        assert [(d.team, d.uncertain) for d in got.board.discs] == [(0, False)]
+        got = round_with(BoardState((PlacedDisc(60.0, -40.0, 1),)))
+        assert [(d.team, d.uncertain) for d in got.board.discs] == [(1, False)]
 
 
 def test_the_config_s_stated_board_reaches_the_reader(tmp_path):
@@ -172,47 +188,14 @@ def test_a_reading_with_a_disc_too_many_is_held_for_a_check_not_thrown_away(tmp_
     of the set left lying, or another board's). The camera's reading cannot be, and the box
     keeps it and asks the operator to check, as it does any reading it doubts, rather than
     refusing it and leaving the round to be counted on the buttons."""
-    import queue
-
-    from device.core.inputs import Operator, ReadingDone
-    from device.core.state import Settings
-    from device.hardware.camera import TableCamera
-    from device.reading.watcher import BoardWatcher, Settle
-    from device.screen.text import TextScreen
-    from device.shell import Shell, StoreHandle
-    from device.store import EventStore
-    from rules import NewMatch, Shot
-
     spots = [(0.0, 60.0), (90.0, 40.0), (-95.0, 30.0), (40.0, -120.0), (-60.0, -150.0),
              (150.0, -90.0), (-170.0, 80.0), (200.0, 120.0), (-30.0, 220.0)]
     board = BoardState((*(PlacedDisc(x, y, 0) for x, y in spots),
                         PlacedDisc(120.0, -200.0, 1), PlacedDisc(-200.0, -60.0, 1)))
-    with SimTable(seed=9, width=1014, height=760) as table, \
-            EventStore(tmp_path / "events.db") as store:
-        cal = vision.calibrate(table.camera.capture(), seat0=table.seat0_edge())
-        vision.save_calibration(cal, tmp_path / "cal.json")
-        config = parse({"backend": "sim", "camera": {"kind": "sim",
-                                                     "calibration": str(tmp_path / "cal.json")}})
-        inputs: queue.Queue = queue.Queue()
-        watcher = BoardWatcher(TableCamera(table.camera), VisionReader(config), inputs.put,
-                               Settle(frames=1, interval_s=0.0, threshold=255.0))
-        t = [1000.0]
-        a = Shell(Settings(NewMatch("tournament-singles", ("Ann", "Bob"))),
-                  StoreHandle(store.path, store), TextScreen(lambda _: None), reading=watcher,
-                  clock=lambda: t[0], wall=lambda: t[0])
-        a.start()
-        try:
-            table.set_board(board)
-            while a.match.expect().what == "shot":
-                t[0] += 1
-                a.step(Operator(Shot(a.match.expect().seat), t[0]))
-            got = inputs.get(timeout=30)
-            assert isinstance(got, ReadingDone)
-            assert sum(d.team == 0 and d.zone > 0 for d in got.board.discs) == 9
-            a.step(got)
-            assert a.match.expect().what == "confirm"
-            count = a.match.game.rounds.last.count
-            assert count is not None and count.discs_of(0, scoring=True) == 9
-            assert any("shot only 8" in why for why in count.check), count.check
-        finally:
-            watcher.close()
+    with _camera_box(tmp_path) as (box, _, round_with, _):
+        got = round_with(board)
+        assert sum(d.team == 0 and d.zone > 0 for d in got.board.discs) == 9
+        assert box.match.expect().what == "confirm"
+        count = box.match.game.rounds.last.count
+        assert count is not None and count.discs_of(0, scoring=True) == 9
+        assert any("shot only 8" in why for why in count.check), count.check
