@@ -6,7 +6,7 @@ match accepts it, with any override the operator typed in, it is the round's :cl
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from rules.events import Disc
@@ -49,6 +49,11 @@ class BoardCount:
         for d in self.discs:
             v[d.team] += d.zone
         return (v[0], v[1])
+
+    def held_for(self, why: str | None) -> BoardCount:
+        """This count held for the operator's check for ``why`` too (None: as it is)."""
+        return self if why is None else replace(self, check=(*self.check,
+                                                             why + ": check the board"))
 
     def discs_of(self, team: int | None = None, scoring: bool = False) -> int:
         """How many discs of ``team`` (None: of both sides) are on the board; ``scoring``: only

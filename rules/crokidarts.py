@@ -344,9 +344,7 @@ class DartsGame(Game):
                              "after each shot")
         turn = self.legs[-1].turns[-1]
         board_count = BoardCount(ev.discs, check=ev.check)
-        why = self._overcount(turn, board_count, scoring=True)
-        if why is not None:
-            board_count = replace(board_count, check=ev.check + (why + ": check the board",))
+        board_count = board_count.held_for(self._overcount(turn, board_count, scoring=True))
         return self._with_last_shot(replace(turn.shots[-1], count=board_count))
 
     def _confirm(self) -> DartsGame:

@@ -283,9 +283,7 @@ class RoundGame(Game):
             raise NotAwaited("no board reading is due now")
         rnd = self.rounds[-1]
         board_count = BoardCount(ev.discs, check=ev.check)
-        why = self._overcount(rnd, board_count, scoring=True)
-        if why is not None:
-            board_count = replace(board_count, check=ev.check + (why + ": check the board",))
+        board_count = board_count.held_for(self._overcount(rnd, board_count, scoring=True))
         return self._with_last(rnd.with_count(board_count))
 
     def _confirm(self) -> RoundGame:
