@@ -67,8 +67,11 @@ class Expect:
     """What the match needs next: a shot from ``seat``, the board read, or a confirmation.
 
     ``what`` is None once the match is over. ``checkout`` marks a crokidarts checkout shot.
+    ``check``: while a confirmation is awaited, why the board as a whole is held, in words (a
+    hand over it, more discs than a side shot); empty when a disc's own doubt holds it.
     """
 
     what: Awaiting | None
     seat: int | None = None
     checkout: bool = False
+    check: tuple[str, ...] = ()

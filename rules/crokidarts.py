@@ -222,7 +222,7 @@ class DartsGame(Game):
         turn = leg.turns[-1]
         board_count = turn.latest_count()
         if board_count is not None and board_count.needs_check:
-            return Expect("confirm")
+            return Expect("confirm", check=board_count.check)
         st = turn.state(self.rules)
         if st.status == "shoot":
             return Expect("shot", turn.seat)
@@ -434,4 +434,4 @@ class DartsGame(Game):
             rules=rules, options=options, players=players, teams=teams,
             finished=self.finished(), winner=self.winner(), score=score, awaiting=exp.what,
             seat=exp.seat, legs=tally.legs, sets=tally.sets, set_no=set_no, leg_no=leg_no,
-            checkout=exp.checkout, turn=open_turn, turns=turns)
+            checkout=exp.checkout, turn=open_turn, turns=turns, check=exp.check)

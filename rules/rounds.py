@@ -180,7 +180,7 @@ class RoundGame(Game):
                 return Expect("shot", (last.starter + n) % rules.seats)
             return Expect("board")
         if last.count.needs_check:
-            return Expect("confirm")
+            return Expect("confirm", check=last.count.check)
         if self.end_round() is not None:
             return Expect(None)
         starter = self.next_starter
@@ -403,4 +403,4 @@ class RoundGame(Game):
             round=len(rounds) + (1 if between and exp.what == "shot" else 0),
             discs_left=self.discs_left(),
             rounds=Entries(len(rounds), lambda: (self._entry(r) for r in reversed(rounds))),
-            goal=_goal(self.rules))
+            goal=_goal(self.rules), check=exp.check)

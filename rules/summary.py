@@ -220,6 +220,7 @@ class RoundsSummary:
     discs_left: tuple[int, ...]
     rounds: Sequence[RoundSummary]
     goal: Goal
+    check: tuple[str, ...] = ()  # why the reading awaiting confirmation is held, if as a whole
 
     def decided_rounds(self) -> Iterator[RoundSummary]:
         """The rounds whose boards have been read, newest first."""
@@ -231,7 +232,7 @@ class RoundsSummary:
                 "finished": self.finished, "winner": self.winner, "score": _pair(self.score),
                 "round": self.round, "awaiting": self.awaiting, "seat": self.seat,
                 "discs_left": list(self.discs_left),
-                "rounds": [r.to_json() for r in self.rounds]}
+                "rounds": [r.to_json() for r in self.rounds], **_check(self.check)}
 
 
 @dataclass(frozen=True)
@@ -257,6 +258,7 @@ class DartsSummary:
     checkout: bool
     turn: OpenTurn | None
     turns: Sequence[TurnSummary]
+    check: tuple[str, ...] = ()  # why the reading awaiting confirmation is held, if as a whole
 
     def to_json(self) -> dict[str, Any]:
         return {"rules": self.rules, "options": dict(self.options),
@@ -266,7 +268,13 @@ class DartsSummary:
                 "leg": self.leg_no, "awaiting": self.awaiting, "seat": self.seat,
                 "checkout": self.checkout,
                 "turn": None if self.turn is None else self.turn.to_json(),
-                "rounds": [t.to_json() for t in self.turns]}
+                "rounds": [t.to_json() for t in self.turns], **_check(self.check)}
+
+
+def _check(check: tuple[str, ...]) -> dict[str, Any]:
+    """The held reading's reasons, in a summary's JSON only when there are any (a log's replay
+    before there were reads the same)."""
+    return {"check": list(check)} if check else {}
 
 
 Summary = RoundsSummary | DartsSummary

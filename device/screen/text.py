@@ -27,7 +27,8 @@ def _next_line(m: Match, s: Summary) -> str:
     if s.awaiting == "board":
         return "waiting for the board to be read"
     if s.awaiting == "confirm":
-        return "CHECK: a disc is too close to call; confirm or correct"
+        why = s.check[0] if s.check else "the camera is not sure of a disc"
+        return f"CHECK: {why}; confirm or correct"
     assert s.seat is not None
     extra = " (checkout)" if isinstance(s, DartsSummary) and s.checkout else ""
     return f"next: {m.players[s.seat]}{extra}"

@@ -6,6 +6,7 @@ from dataclasses import replace
 import vision
 from device.config import parse
 from device.reading.vision import VisionReader
+from device.screen.text import as_text
 from hw_sim.discs import BoardState, PlacedDisc
 from hw_sim.table import SimTable
 
@@ -199,3 +200,7 @@ def test_a_reading_with_a_disc_too_many_is_held_for_a_check_not_thrown_away(tmp_
         count = box.match.game.rounds.last.count
         assert count is not None and count.discs_of(0, scoring=True) == 9
         assert any("shot only 8" in why for why in count.check), count.check
+        # the terminal's scoreboard says why, not that a disc is too close to call
+        shown = as_text(box.match).splitlines()[-1]
+        assert shown.startswith("  CHECK: the reading shows 9 scoring disc(s) of side 0"), shown
+        assert "shot only 8 in round 1" in shown and shown.endswith("; confirm or correct")

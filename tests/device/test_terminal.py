@@ -2,6 +2,7 @@ from PIL import Image
 
 from device.screen.draw import render
 from device.screen.terminal import BLOCKS, to_text
+from device.screen.text import as_text
 from device.screen.view import build
 from tests.device import scenes
 
@@ -52,3 +53,13 @@ def test_braille_keeps_every_pixel_in_a_quarter_of_the_columns():
     assert sum(ch != chr(0x2800) for line in text for ch in line) == 2
     assert fitting(img, 80).splitlines()[1].startswith("│" + chr(0x2801))
     assert len(fitting(img, 200).splitlines()) == 34          # half blocks, boxed
+
+
+def test_a_reading_held_for_a_disc_says_so_in_words():
+    """A reading held for one disc's doubt (its zone or side) carries no reason for the board
+    as a whole: the scoreboard says the camera is unsure of a disc, in a tournament and in
+    crokidarts alike."""
+    for m, _ in (scenes.singles_check(), scenes.darts_check()):
+        assert m.summary().check == ()
+        assert as_text(m).splitlines()[-1] == (
+            "  CHECK: the camera is not sure of a disc; confirm or correct")

@@ -205,6 +205,7 @@ def test_a_reading_with_more_discs_than_shot_is_held_for_a_check_and_a_correctio
     held = m.apply(board((0, 5), (0, 5)))
     assert held.expect().what == "confirm"
     assert any("at most 1" in c for c in held.game.legs[-1].turns[-1].shots[-1].count.check)
+    assert any("at most 1" in c for c in held.summary().check)  # (what the screens show)
     assert m.apply(board((0, 5), (0, 0), (0, 0))).expect().what != "confirm"  # the ditch's
     with pytest.raises(IllegalEvent, match="correction gives 2 disc"):
         m.apply(Correction(discs=(Disc(0, 5), Disc(0, 5))))

@@ -148,10 +148,14 @@ def test_a_reading_that_cannot_be_is_held_for_a_check_not_thrown_away():
     assert count.discs_of(0) == 8 and count.check == (
         "the reading shows 8 scoring disc(s) of side 0 on the board and it has 1 20(s), but it "
         "shot only 8 in round 1: check the board",)
+    # the summary, which the screens and the club page read, says why the round waits
+    assert held.summary().check == count.check
+    assert held.summary().to_json()["check"] == list(count.check)
     # discs scoring nothing (the ditch, where a third set lies) change no total: not counted
     taken = m.apply(board(*[(0, 5)] * 7, (0, 0), (0, 0), (1, 0)))
     assert taken.expect().what == "shot" and taken.summary().to_json()["rounds"][0]["totals"] == [
         55, 0]
+    assert taken.summary().check == () and "check" not in taken.summary().to_json()
 
 
 def test_twenties_need_a_shot_in_play():
