@@ -13,7 +13,12 @@ has a Pi mode's shape may come from any camera (an overhead stream's 1280x720 fr
 lens 2 to 3 m up, share the Camera Module 3's 16:9; taken as that wide lens, the discs' tops were
 read a millimetre or two toward the centre at the outer line), and looking straight down the
 fit cannot tell (the board's lines look the same from any height with the focal length to
-match).
+match). So a 16:9 frame at another size than the module's (:func:`lean_share`) has its discs'
+tops put back halfway: the parallax of a disc's thickness lies anywhere from the module's wide
+lens's, hung about a metre up, to none (a long lens far off); half of it is wrong by at most
+that half either way, the guessed lens's uncertainty as before. The camera itself stays the
+module's lens as fitted: the board's plane looks the same either way, and the fit holds best to
+it. A 4:3 frame at another size is most likely a phone's photo, whose lens is as wide.
 """
 
 from __future__ import annotations
@@ -42,6 +47,8 @@ MODES: tuple[SensorMode, ...] = (
 
 TYPICAL_HFOV_DEG = 66.0  # across the long side: phones, webcams and the Pi modules alike
 UNKNOWN_LENS_SIGMA = 0.25  # how far any camera's lens may lie from a guess by the frame's shape
+VIDEO_SHAPE = 16 / 9  # video's frames (a stream's 1280x720 or 1920x1080) and the Camera Module 3's
+STREAM_SHARE = 0.5  # of the guessed wide lens's parallax, taken for a 16:9 frame at another size
 FIT_SIGMA = 0.1  # the most a board fit is let move a guessed focal length (relative), looser
 #                  than that it wanders; a guess held tighter is taken as the lens's own
 
@@ -72,3 +79,14 @@ def focal_guess(width: int, height: int, focal_px: float | None = None) -> Focal
     long_side = max(width, height)
     f = long_side / 2 / math.tan(math.radians(TYPICAL_HFOV_DEG / 2))
     return FocalGuess(f, UNKNOWN_LENS_SIGMA, "a typical lens", FIT_SIGMA)
+
+
+def lean_share(width: int, height: int, focal_sigma: float) -> float:
+    """The share of the fitted camera's parallax that a disc's top is put back by: all of it
+    for a lens known or guessed near its truth, half for a guessed lens of a frame with video's
+    shape at another size than the module's (a stream's camera may hang far higher)."""
+    if focal_sigma < UNKNOWN_LENS_SIGMA or abs(width / height - VIDEO_SHAPE) >= 0.005:
+        return 1.0
+    if any((width, height) == (m.width, m.height) for m in MODES):
+        return 1.0
+    return STREAM_SHARE

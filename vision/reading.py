@@ -44,6 +44,7 @@ from vision.discs import (
 )
 from vision.empty import Difference, compare, moved_difference, off_grey, toward
 from vision.errors import BoardInDoubt, CameraMoved, UnreadableImage
+from vision.lens import lean_share
 from vision.printed import printed
 from vision.projection import CameraModel
 from vision.registration import (
@@ -76,7 +77,7 @@ from vision.unread import (
     patch_of,
     unread_places,
 )
-from vision.zones import FLAG_SIGMAS, Registration, judge
+from vision.zones import FLAG_SIGMAS, Registration, judge, put_back
 
 log = logging.getLogger(__name__)
 
@@ -313,8 +314,10 @@ def locate(frame: np.ndarray, calibration: Calibration | None, board: Board | No
         from vision.registration import check_exposure
 
         check_exposure(grey_of(np.ascontiguousarray(frame[::8, ::8])), name, step=1)
-        reg = Registration(calibration.camera, calibration.focal_sigma, calibration.sigma_mm,
-                           True, calibration.seat0)
+        cam = calibration.camera
+        reg = Registration(cam, calibration.focal_sigma, calibration.sigma_mm, True,
+                           calibration.seat0, lean_share=lean_share(
+                               cam.width, cam.height, calibration.focal_sigma))
         if calibration.reference is not None:
             reg = still(frame, calibration, reg, name)
         return reg, board or calibration.board
@@ -327,7 +330,9 @@ def locate(frame: np.ndarray, calibration: Calibration | None, board: Board | No
                                0.0, 1.0))
     return Registration(camera, found.focal_sigma, found.fit.sigma_mm, False, seat0,
                         0.5 + 0.5 * confidence, doubt=found.doubt,
-                        hole_measured=found.hole_measured), found.board
+                        hole_measured=found.hole_measured,
+                        lean_share=lean_share(camera.width, camera.height,
+                                              found.focal_sigma)), found.board
 
 
 MOVED_AGREEMENT = 0.6  # a frame whose lines agree less than this share of the empty board's
@@ -615,9 +620,10 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     discs = []
     for rim, team, sure, face, well in zip(rims, sides.teams, sides.sure, faces, seen,
                                            strict=True):
-        zone, margin, sigma, _ = judge(rim, reg, board)
         pix = reg.camera.project(np.array([rim.x_mm, rim.y_mm, rim.z_mm]))
         edge = reg.camera.project(np.array([rim.x_mm + board.disc_radius, rim.y_mm, rim.z_mm]))
+        rim = put_back(rim, reg)
+        zone, margin, sigma, _ = judge(rim, reg, board)
         confidence, doubt = _disc_confidence(zone, margin, sigma, sure, well)
         discs.append(DiscReading(
             rim.x_mm, rim.y_mm, team, zone, confidence < 0.5, margin, sigma,

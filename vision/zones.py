@@ -33,7 +33,7 @@ The uncertainty of a disc's distance from the centre is put together from what m
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rules.board import Board
 from vision.projection import CameraModel
@@ -68,6 +68,8 @@ class Registration:
     size_sigma: float = 0.0      # relative uncertainty of the board's size as taken (its scale
     #                              against the discs'): each disc's edge is off by that share
     #                              of its radius against the lines
+    lean_share: float = 1.0      # the share of the camera's parallax a disc's top is put back
+    #                              by (:func:`vision.lens.lean_share`)
 
 
 def lean_mm(camera: CameraModel, x: float, y: float, height: float) -> float:
@@ -108,3 +110,18 @@ def judge(rim: Rim, reg: Registration, board: Board) -> tuple[int, float, float,
     margin = board.zone_margin(r)
     sigma = sigma_mm(rim, reg, board)
     return zone, margin, sigma, margin < FLAG_SIGMAS * sigma
+
+
+def put_back(rim: Rim, reg: Registration) -> Rim:
+    """The rim with its centre where its disc lies when the camera's parallax is only partly
+    the truth (``reg.lean_share`` below 1): moved out from the point below the lens by the
+    rest of its lean. The rim is measured on the top face as the fitted camera sees it; only
+    where it is said to lie moves."""
+    if reg.lean_share >= 1.0:
+        return rim
+    cam = reg.camera
+    nad = cam.nadir()
+    height = float(cam.centre_mm[2])
+    k = (1.0 - reg.lean_share) * rim.z_mm / max(height - rim.z_mm, 1.0)
+    return replace(rim, x_mm=rim.x_mm + (rim.x_mm - nad[0]) * k,
+                   y_mm=rim.y_mm + (rim.y_mm - nad[1]) * k)

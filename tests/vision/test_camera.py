@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from hw_sim.rig import CameraRig
-from vision.lens import focal_guess
+from vision.lens import focal_guess, lean_share
 from vision.projection import CameraModel, looking_down
 from vision.seats import turned
 
@@ -63,4 +63,12 @@ def test_the_focal_length_follows_the_camera_mode():
     # 3's 16:9): fitted near that lens, but any camera's may be the truth
     guess = focal_guess(1280, 720)
     assert guess.prior_sigma < 0.1 and guess.sigma >= 0.2
+    # ... its discs' tops put back by half the parallax that lens gives (a stream's camera may
+    # hang far higher); not a 16:9 frame of the module's own size, nor a lens given, nor a 4:3
+    # frame at another size (a phone's photo, its lens about as wide as the modules')
+    assert lean_share(1280, 720, guess.sigma) == 0.5
+    assert lean_share(1920, 1080, focal_guess(1920, 1080).sigma) == 0.5
+    assert lean_share(2304, 1296, focal_guess(2304, 1296).sigma) == 1.0
+    assert lean_share(1280, 720, focal_guess(1280, 720, focal_px=900.0).sigma) == 1.0
+    assert lean_share(1600, 1200, focal_guess(1600, 1200).sigma) == 1.0
     assert focal_guess(640, 480, focal_px=555.0).focal_px == 555.0

@@ -415,8 +415,11 @@ def test_a_black_board_s_bare_band_teaches_the_match_no_side():
     assert first.sides_seen is not None
     frame, truth, cal = scenes.bench_frame("layouts", 312, 85, calibrated=True)
     reading = read_board(frame, cal, colours=first.sides_seen)
-    pairs = scenes.pair(reading, [t for t in truth["discs"] if t["zone"] > 0 and not t["in_ditch"]])
-    found = [(t, d) for t, d in pairs if d is not None]
+    scoring = [t for t in truth["discs"] if t["zone"] > 0 and not t["in_ditch"]]
+    # (paired in the picture: the board is read at another size than the truth's, its
+    # millimetres not the truth's)
+    pairs = [(t, *scenes.nearest(reading, t)) for t in scoring]
+    found = [(t, d) for t, d, px in pairs if px < t["radius_px"] / 2]
     assert len(found) >= len(pairs) - 1
     assert all(d.team == t["team"] or d.uncertain for t, d in found), found
 
