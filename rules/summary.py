@@ -272,8 +272,8 @@ class DartsSummary:
 
 
 def _check(check: tuple[str, ...]) -> dict[str, Any]:
-    """The held reading's reasons, in a summary's JSON only when there are any (a log's replay
-    before there were reads the same)."""
+    """The held reading's reasons, in a summary's JSON only when there are any: a summary with
+    none reads as it always has."""
     return {"check": list(check)} if check else {}
 
 

@@ -160,14 +160,14 @@ def lens_guessed(cal: Calibration) -> str | None:
     x, y = ((-b.outer_radius * nx / away, -b.outer_radius * ny / away) if away > 1e-6
             else (b.outer_radius, 0.0))  # (the outer line's point furthest from below the lens)
     lean = lean_mm(cam, x, y, b.disc_thickness)
-    if lean_share(cam.width, cam.height, cal.focal_sigma) < 1.0:
-        taken = lean * lean_share(cam.width, cam.height, cal.focal_sigma)
+    share = lean_share(cam.width, cam.height, cal.focal_sigma)
+    if share < 1.0:
         return (f"the lens was guessed from the picture's size (focal length {cam.fx:.0f} px, "
                 f"the camera {cam.centre_mm[2] / 1000:.1f} m above the board, or higher with a "
                 "longer lens, as a stream's camera hangs): seen from above, a board does not "
                 "show how far away the camera is, so each disc's thickness is undone halfway, "
-                f"and discs at the outer line may lie up to {taken:.1f} mm further in or out "
-                "than read. Give the lens with --focal-px if you know it")
+                f"and discs at the outer line may lie up to {lean * share:.1f} mm further in or "
+                "out than read. Give the lens with --focal-px if you know it")
     return (f"the lens was guessed from the picture's size (focal length {cam.fx:.0f} px, the "
             f"camera {cam.centre_mm[2] / 1000:.1f} m above the board): seen from above, a board "
             "does not show how far away the camera is, and each disc's thickness is undone by "
