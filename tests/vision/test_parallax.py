@@ -55,3 +55,26 @@ def test_a_long_lens_far_up_is_taken_halfway_and_within_the_uncertainty_given():
             assert abs(err) < 3 * d.sigma_mm, (t["zone"], err, d.sigma_mm)
             worst = max(worst, abs(err))
         assert worst < 1.5
+
+
+def test_calibrate_says_a_stream_s_discs_may_lie_either_way():
+    """The installer calibrating from a stream's frame is told the lens was guessed, that the
+    discs' thickness is undone halfway, and how far either way a disc at the outer line may
+    lie: half the lean the guessed wide lens gives it there."""
+    import re
+
+    from vision import calibrate
+    from vision.command import lens_guessed
+    from vision.zones import lean_mm
+
+    empty, seat0 = scenes.bench_empty("play", 11, 15)
+    cal = calibrate(empty, seat0=seat0)
+    said = lens_guessed(cal)
+    assert said is not None and "undone halfway" in said and "--focal-px" in said
+    got = re.search(r"may lie up to ([\d.]+) mm further in or out", said)
+    assert got is not None
+    cam, b = cal.camera, cal.board
+    nx, ny = cam.nadir()
+    lean = lean_mm(cam, -b.outer_radius * nx / math.hypot(nx, ny),
+                   -b.outer_radius * ny / math.hypot(nx, ny), b.disc_thickness)
+    assert abs(float(got.group(1)) - lean / 2) <= 0.06 and lean > 1.5
