@@ -51,6 +51,8 @@ RGB = tuple[int, int, int]
 _SEPARATE = 0.6     # log-colour distance (e ** 0.6: 1.8 times) that two sides must be apart
 _SAME = 0.3         # a disc this near a known side's colour is that side's
 _RATIO = 3.0        # ... and this many times their spread
+_CLOSE = 0.35       # two groups this far apart and ...
+_CLOSE_RATIO = 8.0  # ... this many times their spread are two colours, if not surely two sides
 _THIRD = 0.6        # a side splits in two colours only this far apart (light varies a lot)
 _THIRD_RATIO = 4.0
 _THIRD_HUE = 0.3    # ... and differ in hue or saturation by this much
@@ -772,6 +774,13 @@ def _sides(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
             odd = np.ones(n, bool)
         return _tight(Sides(tuple(int(t) for t in teams), tuple(bool(o) for o in ~odd),
                             _seen(faces, teams)), x, raw)
+    if n >= 2 and _apart(x, labels, centres, _CLOSE, _CLOSE_RATIO):
+        # two tight colours nearer than two sides must be (a dark red set against a red one,
+        # or one side's discs in two shades): split by how dark, every disc in doubt, so a
+        # reading the operator confirms is right as read and teaches the match its colours
+        dark = int(np.argmin(_luma(centres)))
+        teams = np.where(labels == dark, 0, 1)
+        return Sides(tuple(int(t) for t in teams), (False,) * n, _seen(faces, teams))
     # one colour only, and no named colours: guess by how dark the discs are, and say so
     team = 0 if float(np.median(_luma(x))) < math.log(100.0 + 8.0) else 1
     teams = np.full(n, team)

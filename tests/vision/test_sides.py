@@ -804,3 +804,22 @@ def test_black_discs_on_a_black_board_are_a_side_not_the_board():
     s = assign(faces, light=board)
     assert s.teams == (0,) * 5 + (1,) * 5 and all(s.sure)
 
+
+
+def test_two_close_colours_are_split_in_doubt_and_sure_once_taught():
+    """A dark red set against a red one stands nearer than two sides must (0.53 in log colour,
+    where 0.6 is asked: a side made up from two sets, in two shades of its colour, stands 0.3
+    to 0.5 apart). The discs were all read as one side, every one in doubt, so the reading
+    was wrong as read and the operator had to correct it every round. Now the two tight
+    colours are split by how dark, still every one in doubt: confirmed as it is, it teaches
+    the match both colours, and the next round's discs are sure of their sides."""
+    dark_red, red = (101, 26, 28), (168, 36, 31)
+    faces = np.concatenate([jitter(dark_red, 3, 4, 0.03), jitter(red, 4, 5, 0.03)])
+    s = assign(faces)
+    assert s.teams == (0, 0, 0, 1, 1, 1, 1) and not any(s.sure)
+    taught = assign(np.concatenate([jitter(red, 2, 6, 0.03), jitter(dark_red, 2, 7, 0.03)]),
+                    colours=s.colours)
+    assert taught.teams == (1, 1, 0, 0) and all(taught.sure)
+    # one colour's spread is not split however the discs fall
+    one = assign(jitter(RED, 6, 8))
+    assert len(set(one.teams)) == 1 and not any(one.sure)
