@@ -44,7 +44,6 @@ from vision.discs import (
 )
 from vision.empty import Difference, compare, moved_difference, off_grey, toward
 from vision.errors import BoardInDoubt, CameraMoved, UnreadableImage
-from vision.lens import lean_share
 from vision.printed import printed
 from vision.projection import CameraModel
 from vision.registration import (
@@ -314,10 +313,8 @@ def locate(frame: np.ndarray, calibration: Calibration | None, board: Board | No
         from vision.registration import check_exposure
 
         check_exposure(grey_of(np.ascontiguousarray(frame[::8, ::8])), name, step=1)
-        cam = calibration.camera
-        reg = Registration(cam, calibration.focal_sigma, calibration.sigma_mm, True,
-                           calibration.seat0, lean_share=lean_share(
-                               cam.width, cam.height, calibration.focal_sigma))
+        reg = Registration(calibration.camera, calibration.focal_sigma, calibration.sigma_mm,
+                           True, calibration.seat0)
         if calibration.reference is not None:
             reg = still(frame, calibration, reg, name)
         return reg, board or calibration.board
@@ -330,9 +327,7 @@ def locate(frame: np.ndarray, calibration: Calibration | None, board: Board | No
                                0.0, 1.0))
     return Registration(camera, found.focal_sigma, found.fit.sigma_mm, False, seat0,
                         0.5 + 0.5 * confidence, doubt=found.doubt,
-                        hole_measured=found.hole_measured,
-                        lean_share=lean_share(camera.width, camera.height,
-                                              found.focal_sigma)), found.board
+                        hole_measured=found.hole_measured), found.board
 
 
 MOVED_AGREEMENT = 0.6  # a frame whose lines agree less than this share of the empty board's

@@ -769,7 +769,7 @@ def _sides(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
     if two:  # (a disc far from the middle of its group's colours, a glared or worn one
         # between the two, is not sure of it: _tight)
         dark = int(np.argmin(_luma(centres)))
-        teams = np.where(labels == dark, 0, 1)
+        teams = _darker_first(labels, centres)
         if _grey_over_hue(raw, labels, dark):
             odd = np.ones(n, bool)
         return _tight(Sides(tuple(int(t) for t in teams), tuple(bool(o) for o in ~odd),
@@ -778,13 +778,17 @@ def _sides(faces: np.ndarray, raw: np.ndarray, x: np.ndarray,
         # two tight colours nearer than two sides must be (a dark red set against a red one,
         # or one side's discs in two shades): split by how dark, every disc in doubt, so a
         # reading the operator confirms is right as read and teaches the match its colours
-        dark = int(np.argmin(_luma(centres)))
-        teams = np.where(labels == dark, 0, 1)
+        teams = _darker_first(labels, centres)
         return Sides(tuple(int(t) for t in teams), (False,) * n, _seen(faces, teams))
     # one colour only, and no named colours: guess by how dark the discs are, and say so
     team = 0 if float(np.median(_luma(x))) < math.log(100.0 + 8.0) else 1
     teams = np.full(n, team)
     return Sides(tuple(int(t) for t in teams), (False,) * n, _seen(faces, teams))
+
+
+def _darker_first(labels: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """Teams for two colour groups: the darker group's discs team 0, the other's team 1."""
+    return np.where(labels == int(np.argmin(_luma(centres))), 0, 1)
 
 
 def _grey_over_hue(raw: np.ndarray, labels: np.ndarray, dark: int) -> bool:

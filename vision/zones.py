@@ -36,6 +36,7 @@ import math
 from dataclasses import dataclass, replace
 
 from rules.board import Board
+from vision.lens import lean_share
 from vision.projection import CameraModel
 from vision.rims import Rim
 
@@ -68,8 +69,12 @@ class Registration:
     size_sigma: float = 0.0      # relative uncertainty of the board's size as taken (its scale
     #                              against the discs'): each disc's edge is off by that share
     #                              of its radius against the lines
-    lean_share: float = 1.0      # the share of the camera's parallax a disc's top is put back
-    #                              by (:func:`vision.lens.lean_share`)
+
+    @property
+    def lean_share(self) -> float:
+        """The share of the camera's parallax a disc's top is put back by: the frame's shape
+        and how sure its lens is say it (:func:`vision.lens.lean_share`)."""
+        return lean_share(self.camera.width, self.camera.height, self.focal_sigma)
 
 
 def lean_mm(camera: CameraModel, x: float, y: float, height: float) -> float:
