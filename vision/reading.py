@@ -481,6 +481,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         # here would be: the wider edges measure a much larger disc a few per cent short, and
         # a 21.5-inch board begun at 1.15 times missed a 15 beside the hole at 1.19)
         refine = carried and seen_.diff is None
+        measured_at: _Seen | None = None  # the look whose discs moved the board's size
         for _ in range(2):  # the discs' own size, measured, settles it
             k = _disc_size(seen_)
             if abs(k - 1.0) <= (RESCALE / 3 if scale != 1.0 or refine
@@ -517,6 +518,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                               "was read as discs; check the board, or state it in the config's "
                               "[board]")
                 break
+            measured_at = seen_
             scale /= k
             seen_ = look_at(scale)
         if seen_.diff is None and reg.hole_measured and not _hole_size(seen_.board):
@@ -531,6 +533,13 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         better = _better_followed(seen_, made) if seen_.diff is None else None
         if better is not None:
             scale, seen_ = better.board.outer_radius / board.outer_radius, better
+        if (measured_at is not None and _sized_count(seen_) < 3
+                and _lost(seen_, measured_at)):
+            # the size the discs measured, too few of them at it to measure it again, loses a
+            # scoring disc the look they were measured in found: that size is as much in
+            # doubt as the disc (a stream's caption letters beyond the outer line, read as
+            # discs, measured a board 12 % small; at that size its 15 was not found at all)
+            doubts.append(LOST_AT_SIZE_DOUBT)
         few = _few_discs_size(seen_)
         if few is not None:
             # the board read at the size its few discs' rings say too: the discs whose zone
@@ -674,6 +683,9 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                    size_seen if not doubts else None)
 
 
+LOST_AT_SIZE_DOUBT = ("a disc found with the board taken at one size is not found at the size "
+                      "the discs measured, too few of them there to be sure of it: check the "
+                      "board, or state it in the config's [board]")
 UNREAD_DOUBT = "something here changed the board but could not be read as a disc"
 PRINT_DOUBT = ("it looks like the board's own print, the same a quarter turn round the board "
                "(a numeral?)")
@@ -1581,6 +1593,25 @@ def _size_dependent(seen: _Seen, other: _Seen, extra: bool = True) -> set[int] |
     if extra and any(zone > 0 and j not in paired for j, (_, _, zone) in enumerate(theirs)):
         return None
     return out
+
+
+def _lost(seen: _Seen, other: _Seen) -> bool:
+    """Whether ``other``, the frame looked at with the board at another size, found a scoring
+    disc that ``seen`` does not: paired as :func:`_size_dependent` pairs them, one overlapping
+    a disc of ``other`` that ``seen`` found left out (two rims that overlap are one disc at
+    most: a disc's shadow or a second ring beside it)."""
+    def spots(look: _Seen) -> list[tuple[float, float, bool]]:
+        b = look.board
+        return [(r.x_mm / b.outer_radius, r.y_mm / b.outer_radius,
+                 not r.in_ditch and b.zone(math.hypot(r.x_mm, r.y_mm)) > 0)
+                for r in (look.rims[i] for i in look.keep)]
+    mine, theirs = spots(seen), spots(other)
+    radius = other.board.disc_radius / other.board.outer_radius
+    found = [any(math.dist((x, y), (u, v)) < 1.5 * radius for u, v, _ in mine)
+             for x, y, _ in theirs]
+    return any(scores and not found[j] and not any(
+        found[i] and math.dist((x, y), theirs[i][:2]) < 2 * radius
+        for i in range(len(theirs)) if i != j) for j, (x, y, scores) in enumerate(theirs))
 
 
 def _disc_size(look: _Seen) -> float:
