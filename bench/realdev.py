@@ -17,7 +17,12 @@ Per photo: the totals read and by hand, and what a club would have seen:
 and a summary line. Photos whose licence does not let the project copy them are never copied
 into the repository: the folder is an argument.
 
-    python bench/realdev.py FOLDER [--annotate DIR]
+With ``--turned`` each photo is read three more times, turned a quarter each way and a half:
+the same board framed otherwise, which a reading from scratch should not depend on (the
+search for the board, the seat taken at the bottom edge). Thirteen photos are few; their
+turns are framings nothing was tuned on. Those readings are summed apart.
+
+    python bench/realdev.py FOLDER [--annotate DIR] [--turned]
 """
 
 from __future__ import annotations
@@ -44,12 +49,22 @@ def verdict(reading, hand: tuple[int, int]) -> str:
     return "exact" if right else "WRONG, nothing flagged"
 
 
-def read_one(path: Path, hand: tuple[int, int], annotate_dir: Path | None, **kwargs
-             ) -> tuple[str, str]:
-    """(outcome, the line's detail) for one photo."""
+TURNS = {"a quarter clockwise": cv2.ROTATE_90_CLOCKWISE,
+         "a quarter anticlockwise": cv2.ROTATE_90_COUNTERCLOCKWISE,
+         "a half": cv2.ROTATE_180}
+TURN_TAGS = {cv2.ROTATE_90_CLOCKWISE: "cw", cv2.ROTATE_90_COUNTERCLOCKWISE: "ccw",
+             cv2.ROTATE_180: "half"}  # (in annotated pictures' names)
+
+
+def read_one(path: Path, hand: tuple[int, int], annotate_dir: Path | None,
+             turn: int | None = None, **kwargs) -> tuple[str, str]:
+    """(outcome, the line's detail) for one photo, turned by ``turn`` (cv2.rotate's) if
+    given."""
     frame = cv2.imread(str(path))
     if frame is None:
         return "refused", "not a picture that can be read"
+    if turn is not None:
+        frame = cv2.rotate(frame, turn)
     t0 = time.perf_counter()
     try:
         reading = read_board(frame, name=path.name, **kwargs)
@@ -58,7 +73,8 @@ def read_one(path: Path, hand: tuple[int, int], annotate_dir: Path | None, **kwa
     ms = (time.perf_counter() - t0) * 1000
     if annotate_dir is not None:
         annotate_dir.mkdir(parents=True, exist_ok=True)
-        cv2.imwrite(str(annotate_dir / f"{path.stem}.jpg"), annotate(frame, reading))
+        tag = "" if turn is None else "_" + TURN_TAGS[turn]
+        cv2.imwrite(str(annotate_dir / f"{path.stem}{tag}.jpg"), annotate(frame, reading))
     v = verdict(reading, hand)
     flags = sum(d.uncertain for d in reading.discs)
     detail = (f"read {list(reading.totals)} vs hand {list(hand)}: {v}; {len(reading.discs)} "
@@ -89,11 +105,23 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("folder", help="the photos and their truth.json")
     p.add_argument("--annotate", help="write each reading's annotated picture here")
+    p.add_argument("--turned", action="store_true",
+                   help="read each photo turned a quarter each way and a half too")
     args = p.parse_args(argv)
     folder = Path(args.folder)
     out_dir = Path(args.annotate) if args.annotate else None
     outcomes: Counter = Counter()
     reasons: Counter = Counter()
+    turned: Counter = Counter()
+
+    def turned_too(path: Path, hand: tuple[int, int]) -> None:
+        if not args.turned:
+            return
+        for words, turn in TURNS.items():
+            outcome, detail = read_one(path, hand, out_dir, turn)
+            turned[outcome] += 1
+            print(f"  {'':<44}   turned {words}: {detail}")
+
     photos = folder_photos(folder)
     if isinstance(photos, str):
         print(f"realdev: {photos}", file=sys.stderr)
@@ -110,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
         if outcome == "refused":
             reasons[detail.split(":")[1].strip() if ":" in detail else detail] += 1
         print(f"  {name[:44]:<44} [{remark}] {detail}")
+        if outcome != "missing":
+            turned_too(path, hand)
 
     from tests.vision import real  # the repository's two real photos and their hand truth
 
@@ -125,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
             if outcome == "refused":
                 reasons[detail.split(":")[1].strip() if ":" in detail else detail] += 1
             print(f"  {entry['image'][:44]:<44} [repository] {detail}")
+            turned_too(real.REAL / entry["image"], hand)
             try:
                 r = real.read(entry, board)
                 how = "its stored camera" if "camera" in entry else "from scratch"
@@ -138,6 +169,10 @@ def main(argv: list[str] | None = None) -> int:
           f"WRONG with nothing flagged {outcomes['WRONG']}, refused {outcomes['refused']}"
           + (f" ({', '.join(f'{k} {v}' for k, v in reasons.most_common())})" if reasons else "")
           + (f", missing {outcomes['missing']}" if outcomes["missing"] else ""))
+    if args.turned:
+        print(f"{sum(turned.values())} readings of them turned: exact {turned['exact']}, "
+              f"flagged {turned['flagged']}, WRONG with nothing flagged {turned['WRONG']}, "
+              f"refused {turned['refused']}")
     return 0
 
 
