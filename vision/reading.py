@@ -1595,17 +1595,23 @@ def _size_dependent(seen: _Seen, other: _Seen, extra: bool = True) -> set[int] |
     return out
 
 
+LOST_FOLLOWED = 0.6  # a disc lost at another size counts when followed round this much
+
+
 def _lost(seen: _Seen, other: _Seen) -> bool:
     """Whether ``other``, the frame looked at with the board at another size, found a scoring
-    disc that ``seen`` does not: paired as :func:`_size_dependent` pairs them, one overlapping
-    a disc of ``other`` that ``seen`` found left out (two rims that overlap are one disc at
-    most: a disc's shadow or a second ring beside it)."""
-    def spots(look: _Seen) -> list[tuple[float, float, bool]]:
+    disc, its rim followed round most of its round (``LOST_FOLLOWED``), that ``seen`` does not
+    find: paired as :func:`_size_dependent` pairs them, one overlapping a disc of ``other``
+    that ``seen`` found left out (two rims that overlap are one disc at most: a disc's shadow
+    or a second ring beside it). (At a size a little off, a board's print and a glare's
+    edges are read as discs followed round less than half their round.)"""
+    def spots(look: _Seen, least: float = 0.0) -> list[tuple[float, float, bool]]:
         b = look.board
         return [(r.x_mm / b.outer_radius, r.y_mm / b.outer_radius,
-                 not r.in_ditch and b.zone(math.hypot(r.x_mm, r.y_mm)) > 0)
+                 not r.in_ditch and b.zone(math.hypot(r.x_mm, r.y_mm)) > 0
+                 and r.coverage >= least)
                 for r in (look.rims[i] for i in look.keep)]
-    mine, theirs = spots(seen), spots(other)
+    mine, theirs = spots(seen), spots(other, LOST_FOLLOWED)
     radius = other.board.disc_radius / other.board.outer_radius
     found = [any(math.dist((x, y), (u, v)) < 1.5 * radius for u, v, _ in mine)
              for x, y, _ in theirs]
