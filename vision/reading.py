@@ -641,6 +641,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
              for d, f in zip(discs, faint, strict=True)]
     discs = _crowded(discs, board)
     discs = stacked(frame, reg.camera, board, discs, sides.colours, bare=diff is None)
+    printed_out: list[DiscReading] = []
     if diff is not None:  # what changed the board and is not a disc read, flagged there
         # (``over``: found above, with the discs read and those set aside as its patches)
         if over is not None:  # a hand or an arm: its own patches are not discs
@@ -669,11 +670,11 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         discs += unread
     else:  # from scratch: a disc not read shows only as a clean rim; and the board's print
         # rings too, where no empty board shows it was there before
-        discs = _unprinted(frame, reg.camera, board, discs)
+        discs, printed_out = _unprinted(frame, reg.camera, board, discs)
         discs += [replace(_unread_disc(x, y, view, board, reg, sides.colours), doubt=CLEAN_DOUBT)
                   for x, y in _rejected(_quiet_rims(frame, seen_), discs)
                   if not printed(frame, reg.camera, board, x, y)]
-    discs = _against_doubtful(discs, colours)
+    discs = _against_doubtful(discs, colours, printed_out)
     discs.sort(key=lambda d: (-d.zone, math.hypot(d.x_mm, d.y_mm)))
     log.info("%s: %d discs, totals %s%s", name, len(discs),
              [sum(d.zone for d in discs if d.team == k) for k in (0, 1)],
@@ -692,20 +693,22 @@ PRINT_DOUBT = ("it looks like the board's own print, the same a quarter turn rou
 
 
 def _unprinted(frame: np.ndarray, camera: CameraModel, board: Board,
-               discs: list[DiscReading]) -> list[DiscReading]:
+               discs: list[DiscReading]) -> tuple[list[DiscReading], list[DiscReading]]:
     """From a bare photo, the discs read less those in doubt that look like the board's print
     (:func:`vision.printed.printed`: a numeral ringed as a disc), and those sure of themselves
     that do flagged (a black board's cream numerals, a navy one's yellow: on the tuning
     frames and the retired pairs 317/318 to 331/332, 35 sure discs read where none lay were
-    so flagged, and no disc truly there)."""
-    out = []
+    so flagged, and no disc truly there); and the discs left out so (the sides were told with
+    them)."""
+    out, left = [], []
     for d in discs:
         if d.zone > 0 and not d.in_ditch and printed(frame, camera, board, d.x_mm, d.y_mm):
             if d.uncertain:
+                left.append(d)
                 continue
             d = d.flagged(PRINT_DOUBT)
         out.append(d)
-    return out
+    return out, left
 
 
 def _unseen_print(frame: np.ndarray, camera: CameraModel, board: Board, diff: Difference,
@@ -754,8 +757,8 @@ def _maybe_not_disc(d: DiscReading) -> bool:
             or d.in_doubt_of(d.DISC))
 
 
-def _against_doubtful(discs: list[DiscReading], colours: tuple[RGB | None, RGB | None] | None
-                      ) -> list[DiscReading]:
+def _against_doubtful(discs: list[DiscReading], colours: tuple[RGB | None, RGB | None] | None,
+                      printed_out: list[DiscReading] = ()) -> list[DiscReading]:
     """The discs, those sure of their side only against discs that may not be discs (or are
     unsure of their own side) flagged. With no side's colour known, a side is told by
     contrast: the darker colour is team 0. When every disc of the other colour turned out in
@@ -767,16 +770,21 @@ def _against_doubtful(discs: list[DiscReading], colours: tuple[RGB | None, RGB |
     it that would score may be no discs (a red and dark red set beside a third set's pinks in
     the ditch, a false blue disc on the board: every red read as one side, sure, seen
     layouts-350 31 from scratch; a black board's own patch read as the darker side beside
-    dark red discs, tuning play-11 37)."""
+    dark red discs, tuning play-11 37). ``printed_out``: discs read, then left out as the
+    board's print, that the sides were told with: no discs, they count as discs in doubt of
+    it (the same frame turned a quarter had both of that black patch's rings left out as the
+    board's numerals, and its dark red 10s read as the lighter side, sure of it)."""
     if colours is not None and any(c is not None for c in colours):
         return discs
     for k in (0, 1):
         theirs = [d for d in discs if d.team == k]
         scoring = [d for d in theirs if d.zone > 0 and not d.in_ditch]
+        aside = [d for d in printed_out if d.team == k]
         tells = any(d.side_sure and not _maybe_not_disc(d) for d in theirs)
         # (a colour that shows surely only in the ditch tells no more where all of it that
         # would score may be no disc: another set's discs lie there as often)
-        if not theirs or (tells and not (scoring and all(map(_maybe_not_disc, scoring)))):
+        if not (theirs or aside) or (tells and not ((scoring or aside)
+                                                    and all(map(_maybe_not_disc, scoring)))):
             continue
         out = []
         for d in discs:
