@@ -624,6 +624,25 @@ def test_a_colour_that_scores_only_in_doubt_tells_no_side_from_scratch(boards, s
         assert px < 5 and (d.team == t["team"] or (d.uncertain and not d.side_sure)), (d, t)
 
 
+def test_a_colour_left_out_as_the_board_s_print_tells_no_side_either():
+    """Tuning play-11 37 turned a quarter clockwise (the same board framed otherwise): both of
+    the black board's patches read as doubtful discs darker than its two dark red 10s were
+    then left out as the board's numerals, so no disc of their colour was left to say the
+    reds' side was told against them; the reds read as the lighter side, sure, and the frame
+    [0, 20] with nothing flagged where it is [20, 0]. Left out so, they count as the discs in
+    doubt they were: the reds are asked about."""
+    import cv2
+
+    image, facts, _ = scenes.bench_frame("play", 11, 37)
+    reading = read_board(cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE))
+    truth = [t for t in facts["discs"] if t["zone"] > 0 and not t["in_ditch"]]
+    scoring = [d for d in reading.discs if d.zone > 0 and not d.in_ditch]
+    assert [t["team"] for t in truth] == [0, 0]
+    assert sorted(d.zone for d in scoring) == [10, 10]
+    for d in scoring:
+        assert d.team == 0 or (d.uncertain and not d.side_sure), d
+
+
 def test_discs_unsure_of_their_side_beside_the_other_sides_sure_ones_teach_nothing():
     """Three dark wood discs glared alike to a grey-brown, unsure of their side beside three
     sure pinks, confirmed (retired play-325 89): taught as the dark side's colour, the next
