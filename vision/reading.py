@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -758,7 +758,7 @@ def _maybe_not_disc(d: DiscReading) -> bool:
 
 
 def _against_doubtful(discs: list[DiscReading], colours: tuple[RGB | None, RGB | None] | None,
-                      printed_out: list[DiscReading] = ()) -> list[DiscReading]:
+                      printed_out: Sequence[DiscReading] = ()) -> list[DiscReading]:
     """The discs, those sure of their side only against discs that may not be discs (or are
     unsure of their own side) flagged. With no side's colour known, a side is told by
     contrast: the darker colour is team 0. When every disc of the other colour turned out in
