@@ -1582,12 +1582,8 @@ def _size_dependent(seen: _Seen, other: _Seen, extra: bool = True) -> set[int] |
     find; None when ``other`` finds a scoring disc ``seen`` does not (then the board as a
     whole is in doubt), unless ``extra`` is False. Discs are paired by where they lie as a
     share of each look's board."""
-    def spots(look: _Seen) -> list[tuple[float, float, int]]:
-        b = look.board
-        return [(r.x_mm / b.outer_radius, r.y_mm / b.outer_radius,
-                 0 if r.in_ditch else b.zone(math.hypot(r.x_mm, r.y_mm)))
-                for r in (look.rims[i] for i in look.keep)]
-    mine, theirs = spots(seen), spots(other)
+    mine = [(x, y, zone) for x, y, zone, _ in _spots(seen)]
+    theirs = [(x, y, zone) for x, y, zone, _ in _spots(other)]
     reach = 1.5 * seen.board.disc_radius / seen.board.outer_radius  # (discs lie 2 apart)
     paired: set[int] = set()
     out = set()
@@ -1603,6 +1599,16 @@ def _size_dependent(seen: _Seen, other: _Seen, extra: bool = True) -> set[int] |
     return out
 
 
+def _spots(look: _Seen) -> list[tuple[float, float, int, float]]:
+    """Each kept disc of a look where it lies as a share of the look's board (x, y), its zone
+    (0 in the ditch) and how much of its round its rim was followed: the terms two looks at
+    the frame with the board at other sizes are compared in."""
+    b = look.board
+    return [(r.x_mm / b.outer_radius, r.y_mm / b.outer_radius,
+             0 if r.in_ditch else b.zone(math.hypot(r.x_mm, r.y_mm)), r.coverage)
+            for r in (look.rims[i] for i in look.keep)]
+
+
 LOST_FOLLOWED = 0.6  # a disc lost at another size counts when followed round this much
 
 
@@ -1613,15 +1619,11 @@ def _lost(seen: _Seen, other: _Seen) -> bool:
     that ``seen`` found left out (two rims that overlap are one disc at most: a disc's shadow
     or a second ring beside it). (At a size a little off, a board's print and a glare's
     edges are read as discs followed round less than half their round.)"""
-    def spots(look: _Seen, least: float = 0.0) -> list[tuple[float, float, bool]]:
-        b = look.board
-        return [(r.x_mm / b.outer_radius, r.y_mm / b.outer_radius,
-                 not r.in_ditch and b.zone(math.hypot(r.x_mm, r.y_mm)) > 0
-                 and r.coverage >= least)
-                for r in (look.rims[i] for i in look.keep)]
-    mine, theirs = spots(seen), spots(other, LOST_FOLLOWED)
+    mine = _spots(seen)
+    theirs = [(x, y, zone > 0 and followed >= LOST_FOLLOWED)
+              for x, y, zone, followed in _spots(other)]
     radius = other.board.disc_radius / other.board.outer_radius
-    found = [any(math.dist((x, y), (u, v)) < 1.5 * radius for u, v, _ in mine)
+    found = [any(math.dist((x, y), (u, v)) < 1.5 * radius for u, v, *_ in mine)
              for x, y, _ in theirs]
     return any(scores and not found[j] and not any(
         found[i] and math.dist((x, y), theirs[i][:2]) < 2 * radius

@@ -122,11 +122,12 @@ def put_back(rim: Rim, reg: Registration) -> Rim:
     the truth (``reg.lean_share`` below 1): moved out from the point below the lens by the
     rest of its lean. The rim is measured on the top face as the fitted camera sees it; only
     where it is said to lie moves."""
-    if reg.lean_share >= 1.0:
+    share = reg.lean_share
+    if share >= 1.0:
         return rim
     cam = reg.camera
     nad = cam.nadir()
     height = float(cam.centre_mm[2])
-    k = (1.0 - reg.lean_share) * rim.z_mm / max(height - rim.z_mm, 1.0)
+    k = (1.0 - share) * rim.z_mm / max(height - rim.z_mm, 1.0)
     return replace(rim, x_mm=rim.x_mm + (rim.x_mm - nad[0]) * k,
                    y_mm=rim.y_mm + (rim.y_mm - nad[1]) * k)
