@@ -155,3 +155,18 @@ def test_a_disc_only_its_rim_tells_is_flagged_where_it_lies(seed, number, spot, 
     assert t["zone"] == zone
     d, px = scenes.nearest(reading, t)
     assert px < t["radius_px"] / 3 and d.uncertain, (d, t)
+
+
+def test_a_worn_disc_ringed_at_its_paint_s_edge_is_flagged_from_scratch():
+    """A worn navy 10 on a pale wood board, from a bare photo (seen layouts-324 4): its paint
+    is rubbed through along its edge to wood of the board's own colour, so the edge that
+    shows is its paint's, 2 to 3 mm in. At the board's true size its rim measured 13.6 mm
+    against a disc's 16, followed over 84 % of its round, 0.28 mm tightly, round a navy face
+    standing out boldly, and was passed over as no disc's size: it was missed with nothing
+    said. Such a ring is flagged where it lies."""
+    image, facts, _ = scenes.bench_frame("layouts", 324, 4)
+    reading = read_board(image)
+    t = min(facts["discs"], key=lambda t: math.dist((t["x_mm"], t["y_mm"]), (-93, 25)))
+    assert math.dist((t["x_mm"], t["y_mm"]), (-93, 25)) < 2 and t["zone"] == 10
+    d, px = scenes.nearest(reading, t)
+    assert px < 0.5 * t["radius_px"] and (d.uncertain or (d.zone, d.team) == (10, t["team"]))
