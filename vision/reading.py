@@ -1154,9 +1154,10 @@ def _worn_rim(r: rimlib.Rim, board: Board, even: float, contrast: float) -> bool
     rubbed through along its edge to wood of the board's colour, so that the edge that shows
     is its paint's, 2 to 3 mm in. On the tuning, retired and seen frames read from scratch,
     worn discs on wooden boards were missed 2.6 times in 100, unworn ones 0.4 (46 of the 88
-    scoring discs missed); such a one measured 13.6 mm against 16, followed over 84 % of its
-    round, 0.28 mm tightly, round a navy face 2.4 from the board (seen layouts-324 4). Only
-    ever flagged where it lies (:func:`_rejected`), never read."""
+    scoring discs missed were worn ones on wooden boards); such a one measured 13.6 mm
+    against 16, followed over 84 % of its round, 0.28 mm tightly, round a navy face 2.4 from
+    the board (seen layouts-324 4). Only ever flagged where it lies (:func:`_rejected`),
+    never read."""
     return (r.points >= MIN_POINTS and r.coverage >= WORN_COVERAGE
             and r.spread_mm <= ALL_ROUND_SPREAD_MM and contrast >= BOLD_CONTRAST
             and even <= ROUND_UNEVEN
