@@ -160,6 +160,34 @@ def test_calibrate_takes_the_config_s_stated_board(files, capsys, tmp_path):
     assert stated["board_from"] == "stated"
 
 
+def test_calibrate_says_when_the_hole_says_a_smaller_board(files, capsys, tmp_path):
+    """An empty board shows its lines' proportions, not its size: a 20-inch board is taken at
+    the tournament's, and its discs would read smaller than they are (seen layouts-384 66: a
+    10 touching the 15 line read 15, nothing flagged). Its 20 hole, measured at that scale,
+    is wider than any board's, and the installer is told to state the board; a tournament
+    board's hole, or a board stated, says nothing."""
+    from tests.vision import scenes
+
+    folder, _, _ = files
+    assert main(["calibrate", str(folder / "empty.png"), "--out", str(tmp_path / "a.json")]) == 0
+    assert "smaller than a tournament board" not in capsys.readouterr().out
+    empty, seat0 = scenes.bench_empty("layouts", 12, 28)  # (tuning: a 20.6-inch board)
+    small = tmp_path / "small.png"
+    cv2.imwrite(str(small), empty)
+    assert main(["calibrate", str(small), "--out", str(tmp_path / "b.json"),
+                 "--seat0", seat0]) == 0
+    warned = re.search(r"warning: the 20 hole measures ([\d.]+) mm across .* smaller than a "
+                       r"tournament board.*state it in the config's \[board\]",
+                       capsys.readouterr().out)
+    assert warned is not None and float(warned.group(1)) >= 41.0
+    _, facts, _ = scenes.bench_frame("layouts", 12, 28)
+    config = _board_config(tmp_path, **{k: facts["board"][k] for k in (
+        "hole_diameter", "fifteen_radius", "ten_radius", "outer_radius", "surface_radius")})
+    assert main(["calibrate", str(small), "--out", str(tmp_path / "c.json"), "--seat0", seat0,
+                 "--config", config]) == 0
+    assert "smaller than a tournament board" not in capsys.readouterr().out
+
+
 def test_calibrate_names_a_broken_config(files, capsys, tmp_path):
     folder, _, _ = files
     config = _board_config(tmp_path, fifteen_radius="'wide'")
