@@ -176,7 +176,7 @@ def lens_guessed(cal: Calibration) -> str | None:
             "--focal-px if you know it")
 
 
-WIDEST_HOLE_MM = 41.0  # boards' 20 holes are 35 to 38 mm across (1 3/8 and 1 1/2 inch), the
+WIDEST_HOLE_MM = 41.0  # boards' 20 holes are made 35 to 38 mm across (1 3/8, 1 1/2 inch), the
 #                        simulator's 32 to 40: one measured wider at the tournament board's
 #                        scale is a smaller board's (on 250 of the bench's rigs: 40 of them, 38
 #                        of those boards 12 % or more smaller, none within 5 % of the size)
@@ -193,9 +193,9 @@ def smaller_board(cal: Calibration, stated: Board | None) -> str | None:
     if stated is not None or hole < WIDEST_HOLE_MM:
         return None
     return (f"the 20 hole measures {hole:.1f} mm across at the tournament board's scale, wider "
-            "than any board's (35 to 38 mm): the board is likely smaller than a tournament "
-            "board, and taken at the tournament's size its discs would read smaller than they "
-            "are, one touching a line clear of it. Measure the board and state it in the "
+            "than boards' holes are made (35 to 38 mm): the board is likely smaller than a "
+            "tournament board, and taken at the tournament's size its discs would read smaller "
+            "than they are, one touching a line clear of it. Measure the board and state it in the "
             "config's [board], then calibrate again")
 
 
