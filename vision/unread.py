@@ -408,9 +408,10 @@ def _laid(whole: np.ndarray, patch: np.ndarray, view: Any, board: Board,
     area = math.pi * r * r
     margin = board.disc_radius + BESIDE_MM[0] + 1.5 / view.ppm  # (a pixel and a half past it)
     cut = bool(held) and bool((left & (_mask(view, held, margin, r0, r1, c0, c1) > 0)).any())
+    mx, my = view.to_board(np.array(middle[0]), np.array(middle[1]))
+    own = [(float(mx), float(my))]
     if not cut and left.sum() < LAID_TWO * area:  # a patch of its own, one disc's at most
-        x, y = view.to_board(np.array(middle[0]), np.array(middle[1]))
-        return [(float(x), float(y))]
+        return own
     cover = cv2.filter2D(whole[r0:r1, c0:c1].astype(np.float32), -1, kernel,
                          borderType=cv2.BORDER_CONSTANT)
     near = cv2.dilate(left.astype(np.uint8), (kernel > 0).astype(np.uint8)) > 0
@@ -430,10 +431,8 @@ def _laid(whole: np.ndarray, patch: np.ndarray, view: Any, board: Board,
         x, y = view.to_board(np.array(c0 + cols.mean()), np.array(r0 + rows.mean()))
         laid.append((float(x), float(y)))
         left &= _mask(view, laid[-1:], board.disc_radius + BESIDE_MM[0], r0, r1, c0, c1) == 0
-    if len(laid) < (1 if cut else 2):  # a patch of its own that is one thing: its middle
-        x, y = view.to_board(np.array(middle[0]), np.array(middle[1]))
-        return [(float(x), float(y))]
-    return laid
+    return own if len(laid) < (1 if cut else 2) else laid  # (a patch of its own that is
+    #                                                          one thing: its middle)
 
 
 def _laying_kernel(r: float, ppm: float) -> np.ndarray:
