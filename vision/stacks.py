@@ -51,6 +51,8 @@ SEEN_SHARE = 0.7  # ... over this share of where that circle shows past the firs
 OFFSET_MM = (3.0, 11.0)  # the lower disc's centre this far from the top one's
 FIRST_MM = (0.0, 7.0)  # the top disc's centre within this of the disc read
 TOP_SHARE = 0.5  # ... its circle followed by this share of its own colour's outline
+FACE_IN_MM = 0.5  # a face that cannot be told from the board is taken to reach this far inside
+#                   the rim read
 
 STACK_DOUBT = ("another disc shows under its edge: two discs stacked, or one leaning on "
                "another, each of which scores")
@@ -129,6 +131,13 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
                     own = np.maximum(own, got)
                 else:
                     other = np.maximum(other, got)
+        told = bool(np.isfinite(own).any())
+        run_whole = _extent(np.maximum(own, other), rho)
+        if not told:
+            # a face the board's own colour (a light disc on light paint, wood on wood) has no
+            # outline of its own, but a lower disc of the other side's colour still shows past
+            # it: the face is taken to be where its rim was read, to just inside it
+            own[:, rho <= r - FACE_IN_MM] = 1.0
         # the outline of the disc's own colour, and of any disc's: where they part, the disc
         # lies on another of the other colour
         either = np.maximum(own, other)
@@ -144,25 +153,26 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
             # is theirs or unknown
             clear &= (e > rho[0]) & (e < rho[-1] - GAP_MM)
             clear &= _clear_of(d.x_mm + e * ux, d.y_mm + e * uy, rest, pegs, board)
-        seen.append((extent, whole, clear))
+        seen.append((extent, whole, clear, told))
         ends = d.x_mm + rho[-1] * ux, d.y_mm + rho[-1] * uy
-        if d.zone > 0 and _runs_on(whole >= rho[-1] - STEP_MM, ~outside[k], ends, rest, pegs,
-                                   board, run_on):
+        if d.zone > 0 and _runs_on(run_whole >= rho[-1] - STEP_MM, ~outside[k], ends, rest,
+                                   pegs, board, run_on):
             out[i] = d.flagged(RUN_ON_DOUBT)
         elif bare and d.zone > 0 and changes[0] < BARE_LIKE:
             out[i] = d.flagged(LIKE_RING_DOUBT)
     # the faces' apparent radius, their rims blurred, as most discs' outlines show it
-    typical = [float(np.median(e[c])) for e, _, c in seen if c.sum() >= 2 * SPAN_RAYS]
+    typical = [float(np.median(e[c])) for e, _, c, told in seen
+               if told and c.sum() >= 2 * SPAN_RAYS]
     if not typical:
         return out
     radius = float(np.median(typical))
-    maybe = [k for k, (_, whole, clear) in enumerate(seen) if not out[todo[k]].uncertain
+    maybe = [k for k, (_, whole, clear, _) in enumerate(seen) if not out[todo[k]].uncertain
              and clear.sum() >= 2 * SPAN_RAYS
              and np.ptp(np.percentile(whole[clear], (5, 95))) >= OFFSET_MM[0] / 2]
     if not maybe:  # (an outline all round alike, from anywhere within a pair's, is one disc's)
         return out
     for k in maybe:
-        i, (extent, whole, clear) = todo[k], seen[k]
+        i, (extent, whole, clear, _) = todo[k], seen[k]
         d = discs[i]
         wall = _wall(camera, board, d.x_mm, d.y_mm)
         # the top disc: the circle most of the outline of its own colour follows (the disc
