@@ -38,6 +38,7 @@ from vision.calibration import (
     save,
 )
 from vision.errors import UnreadableImage, VisionError
+from vision.hole import size_said
 from vision.lens import UNKNOWN_LENS_SIGMA, lean_share
 from vision.reading import SMALLEST_DISC_PX, Reading, disc_pixels, read_board, too_small
 from vision.zones import lean_mm
@@ -176,27 +177,23 @@ def lens_guessed(cal: Calibration) -> str | None:
             "--focal-px if you know it")
 
 
-WIDEST_HOLE_MM = 41.0  # boards' 20 holes are made 35 to 38 mm across (1 3/8, 1 1/2 inch), the
-#                        simulator's 32 to 40: one measured wider at the tournament board's
-#                        scale is a smaller board's (on 250 of the bench's rigs: 40 of them, 38
-#                        of those boards 12 % or more smaller, none within 5 % of the size)
-
-
 def smaller_board(cal: Calibration, stated: Board | None) -> str | None:
     """What the installer should know when the 20 hole measures wider than a board's hole,
     the board not stated: the empty board shows its lines' proportions but not its size, and
-    the outer line is taken at the tournament's radius, so on a smaller board the discs are
-    taken for smaller than they are, and one touching a line may read clear of it with nothing
-    flagged (a 20-inch board's 10 read 15, its margin 6.2 mm: layouts-384 66). None when the
-    board is stated or its hole is a board's size."""
-    hole = cal.board.hole_diameter
-    if stated is not None or hole < WIDEST_HOLE_MM:
+    the outer line is taken at the tournament's radius, so a smaller board is read at the size
+    its hole says until its discs measure it (:func:`vision.hole.size_said`); at the
+    tournament's, a 20-inch board's 10 read 15, its margin 6.2 mm (layouts-384 66). None
+    when the board is stated or its hole is a board's size."""
+    said = size_said(cal.board)
+    if stated is not None or said is None:
         return None
-    return (f"the 20 hole measures {hole:.1f} mm across at the tournament board's scale, wider "
-            "than boards' holes are made (35 to 38 mm): the board is likely smaller than a "
-            "tournament board, and taken at the tournament's size its discs would read smaller "
-            "than they are, one touching a line clear of it. Measure the board and state it in the "
-            "config's [board], then calibrate again")
+    inches = 2 * cal.board.surface_radius / said / 25.4
+    return (f"the 20 hole measures {cal.board.hole_diameter:.1f} mm across at the tournament "
+            "board's scale, wider than boards' holes are made (35 to 38 mm): the board is likely "
+            f"smaller than a tournament board, about {inches:.0f} inches as its hole says, and is "
+            "read at that size until its discs measure it; a size a few per cent off can read a "
+            "disc touching a line clear of it. Measure the board and state it in the config's "
+            "[board], then calibrate again")
 
 
 def calibrate_command(args: argparse.Namespace, board: Board | None = None) -> int:

@@ -44,6 +44,7 @@ from vision.discs import (
 )
 from vision.empty import Difference, compare, moved_difference, off_grey, toward
 from vision.errors import BoardInDoubt, CameraMoved, UnreadableImage
+from vision.hole import size_said as hole_size_said
 from vision.printed import printed
 from vision.projection import CameraModel
 from vision.registration import (
@@ -387,7 +388,10 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     ``size``: how much larger than a tournament board's the discs looked in an earlier reading
     of the match (``Reading.size_seen``): the board is taken at that size to begin with, so a
     round with too few discs to measure it is not read at the tournament board's (a size no
-    board of 20 to 32 inches gives is not taken).
+    board of 20 to 32 inches gives is not taken). Without it, a calibration whose 20 hole
+    measured wider than boards' holes are made begins at the size the hole says
+    (:func:`vision.hole.size_said`): a smaller board's, taken at the tournament's, has its discs
+    taken for smaller than they are.
     """
     frame = _check_frame(frame, name)
     stated = board is not None
@@ -397,6 +401,10 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     scale = 1.0
     if not stated and calibration is not None and calibration.board_from == "stated":
         stated = True
+    holed = False  # the size begun at is the one the calibration's hole says
+    if size is None and not stated and calibration is not None:
+        size = hole_size_said(calibration.board)
+        holed = size is not None
     prior = 1.0  # the board's lengths as an earlier round measured them
     carried = (not stated and size is not None and math.isfinite(size)
                and SIZES[0] <= size <= SIZES[1])
@@ -490,7 +498,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             if not board_size(scale / k):
                 # no board is that size: what was read as discs is something else (painted
                 # numerals and a hand's edges measured a 20.4-inch board as a 39-inch one)
-                if carried:
+                if carried and not holed:
                     # ... begun at the size an earlier round measured, that round's size is
                     # the wrong one (a board's numerals, read as its one round's discs, had a
                     # 20.7-inch board taken as a 34-inch one; the next round's 17 discs, begun
@@ -574,9 +582,10 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             # a board keeps its size through a match: one of the two readings is wrong (an
             # arm's patches read as discs measured a 30-inch board a fifth smaller, and the
             # next round, begun at that size, found none of its discs)
-            doubts.append(f"the discs look {1 / scale - 1:+.0%} the size an earlier round of "
-                          "the match measured, and a board keeps its size: check the board, "
-                          "or state it in the config's [board]")
+            said = ("the 20 hole says, measured on the empty board" if holed
+                    else "an earlier round of the match measured, and a board keeps its size")
+            doubts.append(f"the discs look {1 / scale - 1:+.0%} the size {said}: check the "
+                          "board, or state it in the config's [board]")
     scale *= prior
     reg, board = seen_.reg, seen_.board
     if not stated:

@@ -9,6 +9,7 @@ from hw_sim.camera import truth
 from hw_sim.discs import BoardState
 from rules.board import STANDARD
 from tests.vision import scenes
+from vision import read_board
 from vision.hole import measure_hole
 from vision.registration import find_board, grey_of, scaled
 
@@ -52,3 +53,21 @@ def test_a_cup_s_shading_is_not_taken_for_its_edge():
     want = board["hole_diameter"] * found.board.outer_radius / board["outer_radius"]
     got = measure_hole(grey_of(empty), found.camera, replace(found.board, hole_diameter=35.0))
     assert got is None or abs(got - want) < 1.0
+
+
+def test_a_smaller_board_is_read_at_the_size_its_hole_says():
+    """Seen layouts-384 66, a 20-inch board calibrated without ``[board]``: an empty board
+    shows its lines' proportions, not its size, and taken at the tournament's its discs were
+    taken for smaller than they are; a 10 touching the 15 line read 15 with nothing flagged, a
+    disc in the ditch missed. Its hole measured 44 mm across at that scale, wider than boards'
+    holes are made: the reading begins at the size that makes it a board's, so the 10 is read
+    a 10 or flagged, and every disc is found."""
+    frame, facts, cal = scenes.bench_frame("layouts", 384, 66, calibrated=True)
+    reading = read_board(frame, cal)
+    assert reading.board.outer_radius / facts["board"]["outer_radius"] < 1.12
+    on = [t for t in facts["discs"] if not t["in_ditch"]]
+    assert len(reading.discs) == len(on) == 3
+    for t in on:
+        d, off = scenes.nearest(reading, t)
+        assert off < t["radius_px"] / 3
+        assert d.uncertain or d.zone == t["zone"], (t, d)
