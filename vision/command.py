@@ -180,19 +180,19 @@ def lens_guessed(cal: Calibration) -> str | None:
 def smaller_board(cal: Calibration, stated: Board | None) -> str | None:
     """What the installer should know when the 20 hole measures wider than a board's hole,
     the board not stated: the empty board shows its lines' proportions but not its size, and
-    the outer line is taken at the tournament's radius, so a smaller board is read at the size
-    its hole says until its discs measure it (:func:`vision.hole.size_said`); at the
-    tournament's, a 20-inch board's 10 read 15, its margin 6.2 mm (layouts-384 66). None
-    when the board is stated or its hole is a board's size."""
+    the outer line is taken at the tournament's radius, so on a smaller board the discs are
+    taken for smaller than they are (a 20-inch board's 10 read 15, its margin 6.2 mm:
+    layouts-384 66); the reading flags discs near a line then (:func:`vision.read_board`).
+    None when the board is stated or its hole is a board's size."""
     said = size_said(cal.board)
     if stated is not None or said is None:
         return None
     inches = 2 * cal.board.surface_radius / said / 25.4
     return (f"the 20 hole measures {cal.board.hole_diameter:.1f} mm across at the tournament "
             "board's scale, wider than boards' holes are made (35 to 38 mm): the board is likely "
-            f"smaller than a tournament board, about {inches:.0f} inches as its hole says, and is "
-            "read at that size until its discs measure it; a size a few per cent off can read a "
-            "disc touching a line clear of it. Measure the board and state it in the config's "
+            f"smaller than a tournament board, about {inches:.0f} inches as its hole says. Taken "
+            "at the tournament's size its discs read smaller than they are, so discs near a line "
+            "are flagged until it is stated: measure the board and state it in the config's "
             "[board], then calibrate again")
 
 

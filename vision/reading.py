@@ -388,10 +388,9 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     ``size``: how much larger than a tournament board's the discs looked in an earlier reading
     of the match (``Reading.size_seen``): the board is taken at that size to begin with, so a
     round with too few discs to measure it is not read at the tournament board's (a size no
-    board of 20 to 32 inches gives is not taken). Without it, a calibration whose 20 hole
-    measured wider than boards' holes are made begins at the size the hole says
-    (:func:`vision.hole.size_said`): a smaller board's, taken at the tournament's, has its discs
-    taken for smaller than they are.
+    board of 20 to 32 inches gives is not taken). A calibration whose 20 hole measured wider
+    than boards' holes are made says a smaller board (:func:`vision.hole.size_said`): taken
+    at a size a tenth or more off that, the board's size is as uncertain as the two differ.
     """
     frame = _check_frame(frame, name)
     stated = board is not None
@@ -401,10 +400,6 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     scale = 1.0
     if not stated and calibration is not None and calibration.board_from == "stated":
         stated = True
-    holed = False  # the size begun at is the one the calibration's hole says
-    if size is None and not stated and calibration is not None:
-        size = hole_size_said(calibration.board)
-        holed = size is not None
     prior = 1.0  # the board's lengths as an earlier round measured them
     carried = (not stated and size is not None and math.isfinite(size)
                and SIZES[0] <= size <= SIZES[1])
@@ -498,7 +493,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             if not board_size(scale / k):
                 # no board is that size: what was read as discs is something else (painted
                 # numerals and a hand's edges measured a 20.4-inch board as a 39-inch one)
-                if carried and not holed:
+                if carried:
                     # ... begun at the size an earlier round measured, that round's size is
                     # the wrong one (a board's numerals, read as its one round's discs, had a
                     # 20.7-inch board taken as a 34-inch one; the next round's 17 discs, begun
@@ -582,14 +577,24 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
             # a board keeps its size through a match: one of the two readings is wrong (an
             # arm's patches read as discs measured a 30-inch board a fifth smaller, and the
             # next round, begun at that size, found none of its discs)
-            said = ("the 20 hole says, measured on the empty board" if holed
-                    else "an earlier round of the match measured, and a board keeps its size")
-            doubts.append(f"the discs look {1 / scale - 1:+.0%} the size {said}: check the "
-                          "board, or state it in the config's [board]")
+            doubts.append(f"the discs look {1 / scale - 1:+.0%} the size an earlier round of "
+                          "the match measured, and a board keeps its size: check the board, "
+                          "or state it in the config's [board]")
     scale *= prior
     reg, board = seen_.reg, seen_.board
     if not stated:
-        reg = replace(reg, size_sigma=_size_sigma(seen_))
+        size_sigma = _size_sigma(seen_)
+        hole = hole_size_said(calibration.board) if calibration is not None else None
+        if hole is not None and abs(scale * hole - 1.0) > SIZE_JUMP:
+            # the 20 hole, measured on the empty board, says a smaller board than the size
+            # taken, and against the empty board the discs hardly say theirs (rims are fitted
+            # near the radius expected): the size is as uncertain as the two differ (a 20-inch
+            # board read at the tournament's had a 10 touching the 15 line read 15, by 6 mm)
+            size_sigma = max(size_sigma, abs(scale * hole - 1.0))
+            notes.append(f"the 20 hole says a board {1 / (scale * hole) - 1:+.0%} the size it "
+                         "is taken at: discs near a line are flagged; state the board in the "
+                         "config's [board]")
+        reg = replace(reg, size_sigma=size_sigma)
     if scale != 1.0:
         notes.append(f"the discs look {1 / scale - 1:+.0%} the size a tournament board's would; "
                      f"the board is taken as a {_inches(board):.1f}-inch playing surface "

@@ -55,19 +55,18 @@ def test_a_cup_s_shading_is_not_taken_for_its_edge():
     assert got is None or abs(got - want) < 1.0
 
 
-def test_a_smaller_board_is_read_at_the_size_its_hole_says():
+def test_a_smaller_board_s_discs_near_a_line_are_flagged_as_its_hole_says():
     """Seen layouts-384 66, a 20-inch board calibrated without ``[board]``: an empty board
-    shows its lines' proportions, not its size, and taken at the tournament's its discs were
-    taken for smaller than they are; a 10 touching the 15 line read 15 with nothing flagged, a
-    disc in the ditch missed. Its hole measured 44 mm across at that scale, wider than boards'
-    holes are made: the reading begins at the size that makes it a board's, so the 10 is read
-    a 10 or flagged, and every disc is found."""
+    shows its lines' proportions, not its size, and taken at the tournament's its discs are
+    taken for smaller than they are, which against the empty board they hardly say; a 10
+    touching the 15 line read 15, 6 mm clear of it, with nothing flagged. Its hole measured
+    44 mm across at that scale, wider than boards' holes are made: the board's size is taken
+    to be as uncertain as the hole's size and the size taken differ, and the 10 is flagged."""
     frame, facts, cal = scenes.bench_frame("layouts", 384, 66, calibrated=True)
     reading = read_board(frame, cal)
-    assert reading.board.outer_radius / facts["board"]["outer_radius"] < 1.12
-    on = [t for t in facts["discs"] if not t["in_ditch"]]
-    assert len(reading.discs) == len(on) == 3
-    for t in on:
-        d, off = scenes.nearest(reading, t)
-        assert off < t["radius_px"] / 3
-        assert d.uncertain or d.zone == t["zone"], (t, d)
+    assert any("the 20 hole says a board" in n for n in reading.notes), reading.notes
+    scoring = [t for t in facts["discs"] if t["zone"] > 0]
+    assert [t["zone"] for t in scoring] == [10]
+    d, off = scenes.nearest(reading, scoring[0])
+    assert off < scoring[0]["radius_px"] / 3 and d.uncertain, d
+    assert reading.check
