@@ -25,9 +25,9 @@ WIDEST_MM = 41.0  # boards' 20 holes are made 35 to 38 mm across (1 3/8, 1 1/2 i
 #                   simulator's 32 to 40: one measured wider at the tournament board's scale is
 #                   a smaller board's (on 250 of the bench's rigs: 40 of them, 38 of those
 #                   boards 12 % or more smaller, none within 5 % of the size)
-MADE_MM = 36.5    # ... and such a board is taken to begin with at the size that makes its hole
-#                   the middle of those (on those 40 rigs within 10 % of its size but one,
-#                   where the tournament's size is 9 to 31 % off)
+MADE_MM = 36.5    # ... and the size such a hole says is the one that makes it the middle of
+#                   those (on those 40 rigs within 10 % of the board's size but one, where the
+#                   tournament's size is 9 to 31 % off)
 
 RAYS = 120          # rays round the centre
 STEP_MM = 0.25      # sample spacing along a ray

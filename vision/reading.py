@@ -1436,6 +1436,7 @@ SIZES = (0.7, 1.5)  # the discs' size against a tournament board's that read_boa
 SURFACE_IN = (18.5, 34.5)  # the playing surfaces (inches) the discs may say: boards are 20 to
 #                          32 inches, and a bare photo's discs measure it within about 8 %
 SIZE_JUMP = 0.1  # discs measured this much another size than an earlier round's: in doubt
+#                  (and a board taken this much another size than its hole says)
 SWEEP = (0.88, 1.1, 1.2, 1.3)  # the other sizes discs are looked for at, when too few are found
 ROUNDER = 1.05  # of two sizes at which as many discs are found (three or more: with one or
 #                 two the ditch's discs would decide), the other is taken only where its discs'
