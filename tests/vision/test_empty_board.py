@@ -487,6 +487,24 @@ def test_a_shadow_band_on_the_empty_board_and_the_round_alike_hides_no_disc():
     assert reading.uncertain or list(reading.totals) == exact
 
 
+def test_a_disc_in_a_band_of_light_on_the_empty_board_and_the_round_alike_is_not_missed():
+    """Seen frame play-385 63: a Pi rig over a black board, a band of window light across it in
+    the empty board's picture and in the round's alike. The calibration marks the band as
+    something that lay on the empty board, and where it did a change weighed nothing unless
+    three times the least a face makes: a maroon 10 in the band, found by no rim, changed the
+    board by 1.5 times that and was missed with nothing said. The band is still there, so the
+    empty board was seen there after all: the disc's change is weighed, and the reading is
+    checked there rather than short by a 10."""
+    frame, truth, cal = scenes.bench_frame("play", 385, 63, calibrated=True)
+    reading = read_board(frame, cal)
+    maroon = next(t for t in truth["discs"] if math.dist(t["pixel"], (871, 705)) < 10)
+    near = [d for d in reading.discs if math.dist(d.pixel, maroon["pixel"]) < maroon["radius_px"]]
+    assert near and all(d.uncertain or (d.zone, d.team) == (maroon["zone"], maroon["team"])
+                        for d in near), near
+    exact = [truth["totals"][k] - 20 * truth["twenties"][k] for k in (0, 1)]
+    assert reading.uncertain or list(reading.totals) == exact
+
+
 @pytest.mark.parametrize("boards, seed, number", [("layouts", 318, 85), ("play", 349, 60)])
 def test_where_a_hand_lay_on_the_empty_board_a_numeral_it_covered_is_not_flagged(boards, seed,
                                                                                   number):
