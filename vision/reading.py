@@ -72,6 +72,7 @@ from vision.unread import (
     label_at,
     like_over,
     marked_over,
+    not_seen,
     over_board,
     part_of,
     patch_of,
@@ -585,12 +586,13 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     if not stated:
         size_sigma = _size_sigma(seen_)
         hole = hole_size_said(calibration.board) if calibration is not None else None
-        if hole is not None and abs(scale * hole - 1.0) > SIZE_JUMP:
+        gap = abs(scale * hole - 1.0) if hole is not None else 0.0
+        if gap > SIZE_JUMP:
             # the 20 hole, measured on the empty board, says a smaller board than the size
             # taken, and against the empty board the discs hardly say theirs (rims are fitted
             # near the radius expected): the size is as uncertain as the two differ (a 20-inch
             # board read at the tournament's had a 10 touching the 15 line read 15, by 6 mm)
-            size_sigma = max(size_sigma, abs(scale * hole - 1.0))
+            size_sigma = max(size_sigma, gap)
             notes.append(f"the 20 hole says a board {1 / (scale * hole) - 1:+.0%} the size it "
                          "is taken at: discs near a line are flagged; state the board in the "
                          "config's [board]")
@@ -737,7 +739,7 @@ def _unseen_print(frame: np.ndarray, camera: CameraModel, board: Board, diff: Di
     if diff.rough is None or diff.still is None or not unread:
         return unread
     xy = np.array([[d.x_mm, d.y_mm] for d in unread])
-    gone = _touches(diff.rough & ~diff.still, view, xy, 0.0)
+    gone = _touches(not_seen(diff), view, xy, 0.0)
     return [d for d, g in zip(unread, gone, strict=True)
             if not (g and printed(frame, camera, board, d.x_mm, d.y_mm))]
 

@@ -132,7 +132,7 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
                 else:
                     other = np.maximum(other, got)
         told = bool(np.isfinite(own).any())
-        run_whole = _extent(np.maximum(own, other), rho)
+        run_whole = None if told else _extent(np.maximum(own, other), rho)
         if not told:
             # a face the board's own colour (a light disc on light paint, wood on wood) has no
             # outline of its own, but a lower disc of the other side's colour still shows past
@@ -155,8 +155,10 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
             clear &= _clear_of(d.x_mm + e * ux, d.y_mm + e * uy, rest, pegs, board)
         seen.append((extent, whole, clear, told))
         ends = d.x_mm + rho[-1] * ux, d.y_mm + rho[-1] * uy
-        if d.zone > 0 and _runs_on(run_whole >= rho[-1] - STEP_MM, ~outside[k], ends, rest,
-                                   pegs, board, run_on):
+        # (a colour running on is judged without the face taken where none was told)
+        reach = whole if run_whole is None else run_whole
+        if d.zone > 0 and _runs_on(reach >= rho[-1] - STEP_MM, ~outside[k], ends, rest, pegs,
+                                   board, run_on):
             out[i] = d.flagged(RUN_ON_DOUBT)
         elif bare and d.zone > 0 and changes[0] < BARE_LIKE:
             out[i] = d.flagged(LIKE_RING_DOUBT)
