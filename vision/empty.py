@@ -29,6 +29,9 @@ CELL_MM = 48.0        # the light field's cells: several discs wide, so a disc i
 CHANGED = 0.25        # log difference beyond which a pixel is taken as changed (not bare)
 MIN_BARE = 0.3        # ... a cell keeps its own light level with this share of it bare
 LOG_OFFSET = 8.0
+OUTLINE_TURNS = 24     # the directions a disc's outline is looked for in
+OUTLINE_BAND_MM = 3.0  # ... within this of the circle (the rim's shade and side, the size's doubt)
+OUTLINE_GAIN = 3.0     # ... standing out this many times the change inside and round it
 
 
 def to_log(image: np.ndarray) -> np.ndarray:
@@ -80,6 +83,38 @@ class Difference:
         col = np.clip(np.round((sx + view.extent) * view.ppm - 0.5).astype(int), 0, n - 1)
         row = np.clip(np.round((view.extent - sy) * view.ppm - 0.5).astype(int), 0, n - 1)
         return median(self.residual[row, col], axis=1)
+
+
+    def outline(self, view: TopView, xy: np.ndarray, radius_mm: float, least: float
+                ) -> np.ndarray:
+        """Per centre (n, 2; mm), the share of its round along which the change stands out at
+        a circle of ``radius_mm`` (within ``OUTLINE_BAND_MM``): ``least`` at least, and
+        ``OUTLINE_GAIN`` times what changed inside it and round it. A disc the board's own
+        colour changes the board by its outline alone (its rim's shade and its side); the
+        board's lines, print and grain change nothing, and a light's or a shadow's edge runs
+        straight across, rounding no disc-sized circle."""
+        xy = np.asarray(xy, np.float64).reshape(-1, 2)
+        if len(xy) == 0:
+            return np.zeros(0)
+        a = np.arange(OUTLINE_TURNS) * (2 * math.pi / OUTLINE_TURNS)
+        way = np.stack([np.cos(a), np.sin(a)], -1)
+
+        def sampled(radii: np.ndarray) -> np.ndarray:  # (n, turns, radii)
+            sx = xy[:, None, None, 0] + way[None, :, None, 0] * radii[None, None, :]
+            sy = xy[:, None, None, 1] + way[None, :, None, 1] * radii[None, None, :]
+            n = self.size.shape[0]
+            col = np.clip(np.round((sx + view.extent) * view.ppm - 0.5).astype(int), 0, n - 1)
+            row = np.clip(np.round((view.extent - sy) * view.ppm - 0.5).astype(int), 0, n - 1)
+            return self.size[row, col]
+
+        step = 1.0 / view.ppm / 2
+        rim = sampled(radius_mm + np.arange(-OUTLINE_BAND_MM, OUTLINE_BAND_MM + 1e-6, step))
+        inside = sampled(radius_mm * np.array([0.2, 0.4, 0.6]))
+        outside = sampled(radius_mm + OUTLINE_BAND_MM + np.array([3.0, 5.0, 7.0]))
+        around = np.maximum(np.median(inside.reshape(len(xy), -1), axis=1),
+                            np.median(outside.reshape(len(xy), -1), axis=1))
+        floor = np.maximum(least, OUTLINE_GAIN * around)
+        return np.mean(rim.max(axis=2) >= floor[:, None], axis=1)
 
 
 def off_grey(res: np.ndarray) -> float:

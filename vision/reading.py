@@ -988,7 +988,7 @@ def _unread_face(seen: _Seen, i: int) -> bool:
     change = float(seen.change[i])
     if not seen.unseen[i]:
         return _changed_face(seen, i) or (change >= LIKE_CHANGE * seen.face_least
-                                          and _clean_rim(seen, i))
+                                          and _clean_rim(seen, i)) or _outlined(seen, i)
     if change < seen.face_least:
         return False
     # (or a rim followed as a read disc's is, round a face that changed the board many times
@@ -999,6 +999,29 @@ def _unread_face(seen: _Seen, i: int) -> bool:
         (float(seen.contrast[i]) >= MIN_FACE_CONTRAST
          or (seen.rims[i].coverage >= MIN_COVERAGE and change >= UNSEEN_CHANGE * seen.face_least))
         and _changed_face(seen, i))
+
+
+OUTLINED = 0.6  # against the empty board, a circle of the disc's size round which the change
+#                 stands out over this share of its round is a disc's outline (a pale natural
+#                 disc on a natural board changed it 0.2 times as much as a disc's face must,
+#                 inside; its rim's shade ringed the change over 0.79 of its round, the side
+#                 toward the light less: fresh play-387 93, missed with nothing said)
+OUTLINE_COVERAGE = 0.6  # ... where the frame's rim is followed over this share of its round, as
+#                         tightly as LIKE_SPREAD_MM, at the disc's size
+
+
+def _outlined(seen: _Seen, i: int) -> bool:
+    """Whether rim ``i`` is a disc's outline: followed round most of its round in the frame,
+    tightly, at the disc's size, and ringed so by the change from the empty board
+    (:meth:`vision.empty.Difference.outline`) where its face changed the board too little to
+    be read."""
+    r = seen.rims[i]
+    if (r.points < LIKE_POINTS or r.coverage < OUTLINE_COVERAGE or r.spread_mm > LIKE_SPREAD_MM
+            or abs(r.radius_mm - seen.board.disc_radius) > MAX_RADIUS_OFF_MM):
+        return False
+    share = seen.diff.outline(seen.view, np.array([[r.x_mm, r.y_mm]]), seen.board.disc_radius,
+                              seen.face_least)
+    return bool(share[0] >= OUTLINED)
 
 
 def _rims_unread(seen: _Seen, discs: list[DiscReading],
@@ -1295,9 +1318,8 @@ def _look(frame: np.ndarray, calibration: Calibration | None, reg: Registration,
         least = max(MIN_CHANGE, CHANGE_PER_NOISE * _noise(diff, view, board))
         face_least = min(least, max(MIN_CHANGE,
                                     FACE_PER_NOISE * _face_noise(diff, view, board)))
-        cands = _changed(candidates(view, board, also=diff.rings_image), diff, view,
-                         board, face_least)
-        dim: list = []
+        cands, dim = _changed(candidates(view, board, also=diff.rings_image), diff, view,
+                              board, face_least)
     else:
         cands, dim = _with_dim(candidates(view, board, dim=DIM_STRENGTH), board)
     levels = (calibration.clutter if calibration is not None and calibration.clutter
@@ -1875,17 +1897,28 @@ def _face_noise(diff: Difference, view: Any, board: Board) -> float:
                                           axis=1)))
 
 
-def _changed(cands: list, diff: Difference, view: Any, board: Board, least: float) -> list:
+def _changed(cands: list, diff: Difference, view: Any, board: Board, least: float
+             ) -> tuple[list, list]:
     """The candidates where something changed the empty board (or in the ditch, which the
     empty board does not judge): on bare playing surface a ring of the board's own print is
-    no disc, and its rim need not be measured."""
+    no disc, and its rim need not be measured. And, apart, those of the rest, clear of them,
+    that the change rings as a disc's outline (:meth:`vision.empty.Difference.outline`): a
+    disc the board's own colour changes it by its outline alone. Their rims are measured
+    apart, never read as discs, only flagged where one may lie (as a bare photo's dim
+    candidates are, see :func:`_with_dim`)."""
     if not cands:
-        return cands
+        return cands, []
     xy = np.array([[c.x_mm, c.y_mm] for c in cands])
     change = np.linalg.norm(diff.at(view, xy, 0.6 * board.disc_radius), axis=1)
     edge = board.surface_radius - board.disc_radius / 2
-    return [c for c, v in zip(cands, change, strict=True)
-            if v >= 0.5 * least or math.hypot(c.x_mm, c.y_mm) >= edge]
+    kept = (change >= 0.5 * least) | (np.hypot(xy[:, 0], xy[:, 1]) >= edge)
+    ringed = np.zeros(len(cands), bool)
+    if not kept.all():
+        ringed[~kept] = diff.outline(view, xy[~kept], board.disc_radius, least) >= OUTLINED
+    near = np.hypot(xy[:, None, 0] - xy[None, kept, 0], xy[:, None, 1] - xy[None, kept, 1])
+    ringed &= ~(near < 1.6 * board.disc_radius).any(axis=1)
+    return ([c for c, k in zip(cands, kept, strict=True) if k],
+            [c for c, k in zip(cands, ringed, strict=True) if k])
 
 
 def _is_disc(rim: rimlib.Rim, face: np.ndarray, even: float, contrast: float,

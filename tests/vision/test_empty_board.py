@@ -505,6 +505,54 @@ def test_a_disc_in_a_band_of_light_on_the_empty_board_and_the_round_alike_is_not
     assert reading.uncertain or list(reading.totals) == exact
 
 
+def test_a_disc_the_board_s_colour_ringed_by_its_outline_in_the_change_is_flagged():
+    """Seen frame play-387 93: a phone over a natural board, pale natural discs. One, a 15,
+    changed the empty board inside its rim a fifth as much as a disc's face must, so its
+    candidate was dropped before its rim was measured, and the round was read 15 short with
+    nothing said. Its rim's shade rings the change from the empty board round most of its
+    round, which the board's print and grain never do: the reading is checked there. Read
+    after the rig's round before it, as the daemon does (the board's size and the sides
+    carried over)."""
+    first, _, cal = scenes.bench_frame("play", 387, 92, calibrated=True)
+    before = read_board(first, cal)
+    frame, truth, _ = scenes.bench_frame("play", 387, 93)
+    reading = read_board(frame, cal, size=before.size_seen, colours=before.sides_seen)
+    pale = next(t for t in truth["discs"] if math.dist(t["pixel"], (421, 382)) < 10)
+    near = [d for d in reading.discs if math.dist(d.pixel, pale["pixel"]) < pale["radius_px"]]
+    assert near and all(d.uncertain or (d.zone, d.team) == (pale["zone"], pale["team"])
+                        for d in near), near
+    exact = [truth["totals"][k] - 20 * truth["twenties"][k] for k in (0, 1)]
+    assert reading.uncertain or list(reading.totals) == exact
+
+
+def test_a_disc_s_outline_rings_the_change_and_an_edge_an_arc_or_a_face_do_not():
+    """The change from the empty board rings a circle of the disc's size all round where a disc
+    the board's own colour lies (its rim's shade and side change it, its face hardly); a
+    light's edge runs straight across, a numeral's curve or a crescent rings part of a round,
+    and a disc's whole face changes it inside as much as at its rim."""
+    from vision.discs import TopView
+    from vision.empty import Difference
+    from vision.reading import OUTLINED
+
+    ppm, extent = 0.5, 100.0
+    n = int(2 * extent * ppm)
+    col, row = np.meshgrid(np.arange(n), np.arange(n))
+    x, y = (col + 0.5) / ppm - extent, extent - (row + 0.5) / ppm
+    rho = np.hypot(x - 20.0, y + 10.0)
+    turn = np.arctan2(y + 10.0, x - 20.0)
+    ring = np.abs(rho - 16.0) < 2.0
+    sizes = {"outline": ring, "edge": np.abs(x - 4.0) < 2.0, "arc": ring & (turn > 0.5),
+             "face": rho < 17.0}
+    view = TopView(np.zeros((n, n, 3), np.float32), 9.5, ppm, extent)
+    share = {}
+    for what, changed in sizes.items():
+        size = np.where(changed, 0.3, 0.01).astype(np.float32)
+        diff = Difference(np.zeros((n, n, 3), np.float32), np.zeros((n, n), np.float32), size)
+        share[what] = float(diff.outline(view, np.array([[20.0, -10.0]]), 16.0, 0.06)[0])
+    assert share["outline"] >= 0.95, share
+    assert max(share["edge"], share["arc"], share["face"]) < OUTLINED, share
+
+
 @pytest.mark.parametrize("boards, seed, number", [("layouts", 318, 85), ("play", 349, 60)])
 def test_where_a_hand_lay_on_the_empty_board_a_numeral_it_covered_is_not_flagged(boards, seed,
                                                                                   number):
