@@ -10,6 +10,7 @@ import random
 import re
 import statistics
 
+import numpy as np
 import pytest
 
 from hw_sim.camera import Scene, render, truth
@@ -564,3 +565,25 @@ def test_a_fingertip_read_as_a_disc_from_scratch_is_flagged_as_perhaps_no_disc(
     doubt = RUN_ON_DOUBT if why == "runs on" else LITTLE_RIM_DOUBT
     assert any(d.doubt == doubt for d in false)
     assert all(d.doubt != RUN_ON_DOUBT for d in reading.discs if d not in false)
+
+
+def test_a_picture_burnt_out_to_white_over_the_board_is_in_doubt():
+    """A white disc on a cream board, the picture's light raised a third (a phone's exposure
+    on a bright lamp): the board and the white discs burn out to white together, and nothing
+    shows where they lie, neither face nor rim (a stream frame so brightened read its white
+    15 as no disc with nothing said). Read either way, the board is in doubt and says why;
+    as taken, it is not."""
+    from vision.reading import burnt_out
+
+    rig = scenes.rig(5, look={"surface": "painted", "surface_rgb": (236, 226, 205),
+                              "grain": 0.02, "line_rgb": (40, 40, 40),
+                              "numeral_rgb": (40, 40, 40)},
+                     discs=DiscSet("black-white", (30, 30, 30), (240, 240, 236), 0.0))
+    frame, _ = rig.frame((PlacedDisc(0.0, -70.0, 1), PlacedDisc(120.0, 60.0, 1),
+                          PlacedDisc(-60.0, 150.0, 0), PlacedDisc(-150.0, -80.0, 0)), seed=5)
+    bright = np.clip(frame.astype(np.float32) * 1.35 + 10, 0, 255).astype(np.uint8)
+    said = burnt_out(0.5).split(" over ")[0]
+    for cal in (rig.calibration, None):
+        assert not [d for d in read_board(frame, cal).doubts if d.startswith(said)]
+        reading = read_board(bright, cal)
+        assert reading.uncertain and [d for d in reading.doubts if d.startswith(said)], cal
