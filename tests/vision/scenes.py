@@ -68,6 +68,17 @@ def nearest(reading, t: dict):
     return d, math.dist(d.pixel, t["pixel"])
 
 
+def flagged_or_right(reading, truth: dict, pixel: tuple[float, float]) -> None:
+    """Asserts that the true disc at ``pixel`` (within 10 px) is read there, flagged or in its
+    zone for its side, and that the totals are right unless the reading is to be checked."""
+    t = next(t for t in truth["discs"] if math.dist(t["pixel"], pixel) < 10)
+    near = [d for d in reading.discs if math.dist(d.pixel, t["pixel"]) < t["radius_px"]]
+    assert near and all(d.uncertain or (d.zone, d.team) == (t["zone"], t["team"])
+                        for d in near), near
+    exact = [truth["totals"][k] - 20 * truth["twenties"][k] for k in (0, 1)]
+    assert reading.uncertain or list(reading.totals) == exact
+
+
 def scoring(reading, truth: dict):
     """Each true disc that scores, with the read disc nearest it and how far (see nearest)."""
     return [(t, *nearest(reading, t)) for t in truth["discs"] if t["zone"] > 0]

@@ -496,13 +496,7 @@ def test_a_disc_in_a_band_of_light_on_the_empty_board_and_the_round_alike_is_not
     empty board was seen there after all: the disc's change is weighed, and the reading is
     checked there rather than short by a 10."""
     frame, truth, cal = scenes.bench_frame("play", 385, 63, calibrated=True)
-    reading = read_board(frame, cal)
-    maroon = next(t for t in truth["discs"] if math.dist(t["pixel"], (871, 705)) < 10)
-    near = [d for d in reading.discs if math.dist(d.pixel, maroon["pixel"]) < maroon["radius_px"]]
-    assert near and all(d.uncertain or (d.zone, d.team) == (maroon["zone"], maroon["team"])
-                        for d in near), near
-    exact = [truth["totals"][k] - 20 * truth["twenties"][k] for k in (0, 1)]
-    assert reading.uncertain or list(reading.totals) == exact
+    scenes.flagged_or_right(read_board(frame, cal), truth, (871, 705))
 
 
 def test_a_disc_the_board_s_colour_ringed_by_its_outline_in_the_change_is_flagged():
@@ -517,12 +511,7 @@ def test_a_disc_the_board_s_colour_ringed_by_its_outline_in_the_change_is_flagge
     before = read_board(first, cal)
     frame, truth, _ = scenes.bench_frame("play", 387, 93)
     reading = read_board(frame, cal, size=before.size_seen, colours=before.sides_seen)
-    pale = next(t for t in truth["discs"] if math.dist(t["pixel"], (421, 382)) < 10)
-    near = [d for d in reading.discs if math.dist(d.pixel, pale["pixel"]) < pale["radius_px"]]
-    assert near and all(d.uncertain or (d.zone, d.team) == (pale["zone"], pale["team"])
-                        for d in near), near
-    exact = [truth["totals"][k] - 20 * truth["twenties"][k] for k in (0, 1)]
-    assert reading.uncertain or list(reading.totals) == exact
+    scenes.flagged_or_right(reading, truth, (421, 382))
 
 
 def test_a_disc_s_outline_rings_the_change_and_an_edge_an_arc_or_a_face_do_not():
