@@ -84,7 +84,6 @@ class Difference:
         row = np.clip(np.round((view.extent - sy) * view.ppm - 0.5).astype(int), 0, n - 1)
         return median(self.residual[row, col], axis=1)
 
-
     def outline(self, view: TopView, xy: np.ndarray, radius_mm: float, least: float
                 ) -> np.ndarray:
         """Per centre (n, 2; mm), the share of its round along which the change stands out at

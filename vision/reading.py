@@ -1866,7 +1866,8 @@ BURNT_SURFACE = 0.15  # a picture burnt out to white (every channel BURNT) over 
 #                      nothing, neither its face nor its rim (a stream frame of a cream board
 #                      with a white 15, its light raised a third, burnt out over 55 % of it and
 #                      read with no disc and nothing said; real photos as taken burnt out over
-#                      3 % at most, the tuning frames 10 %)
+#                      3 % at most, the bench's frames over 18 % at most: a glare spot over a
+#                      natural board, fresh play-389 50 and 51, held for a check)
 
 
 def burnt_out(share: float) -> str:
