@@ -67,6 +67,18 @@ class Difference:
         what they worked out on it, see :func:`vision.discs._tensor`)."""
         return self.residual * 100.0
 
+    @functools.cached_property
+    def not_seen(self) -> np.ndarray | None:
+        """Where the empty board was not seen bare: something lay on it when it was taken and
+        the frame no longer shows it (a hand gone); None where nothing lay on it. A shadow or a
+        band of window light the room casts on the board at every round is still there, and
+        there the empty board was seen after all (the fresh pair's play-385 63: a maroon 10 in
+        a black board's band of light, its change weighed as nothing, was missed with nothing
+        said). Made once: the unread places and their check against the print ask it."""
+        if self.rough is None:
+            return None
+        return self.rough if self.still is None else self.rough & ~self.still
+
     def at(self, view: TopView, xy: np.ndarray, radius_mm: float) -> np.ndarray:
         """Per disc centre (n, 2; mm), the median residual (n, 3) over the middle of a disc of
         ``radius_mm``: what its face changed of the empty board."""

@@ -72,7 +72,6 @@ from vision.unread import (
     label_at,
     like_over,
     marked_over,
-    not_seen,
     over_board,
     part_of,
     patch_of,
@@ -742,7 +741,7 @@ def _unseen_print(frame: np.ndarray, camera: CameraModel, board: Board, diff: Di
     if diff.rough is None or diff.still is None or not unread:
         return unread
     xy = np.array([[d.x_mm, d.y_mm] for d in unread])
-    gone = _touches(not_seen(diff), view, xy, 0.0)
+    gone = _touches(diff.not_seen, view, xy, 0.0)
     return [d for d, g in zip(unread, gone, strict=True)
             if not (g and printed(frame, camera, board, d.x_mm, d.y_mm))]
 

@@ -40,17 +40,6 @@ BESIDE_SHARE = 0.3       # ... over this share of it, unexplained by the discs r
 _CHANGES: dict[int, tuple[Difference, float, np.ndarray]] = {}
 
 
-def not_seen(diff: Difference) -> np.ndarray | None:
-    """Where the empty board was not seen bare: something lay on it when it was taken and the
-    frame no longer shows it (a hand gone); None where nothing lay on it. A shadow or a band of
-    window light the room casts on the board at every round is still there, and there the
-    empty board was seen after all (the fresh pair's play-385 63: a maroon 10 in a black
-    board's band of light, its change weighed as nothing, was missed with nothing said)."""
-    if diff.rough is None:
-        return None
-    return diff.rough if diff.still is None else diff.rough & ~diff.still
-
-
 def changes(diff: Difference, view: Any, board: Board, least: float) -> np.ndarray:
     """Where the board changed within the playing surface's edge, enough to be looked at: by
     three times the least a disc makes, or in its colour (not its brightness: a shadow's or a
@@ -69,7 +58,7 @@ def changes(diff: Difference, view: Any, board: Board, least: float) -> np.ndarr
     bare = (rr < board.surface_radius - 5.0) & view.inside
     noise = float(np.median(hue[bare][::2])) if bare.any() else 0.0
     hued = (hue > SUSPECT_CHANGE * max(MIN_CHANGE, CHANGE_PER_NOISE * noise)) & on
-    unseen = not_seen(diff)
+    unseen = diff.not_seen
     if unseen is not None:  # (the strict test only where the empty board was not clear)
         hued &= cv2.dilate(unseen.astype(np.uint8), np.ones((7, 7), np.uint8)) == 0
     changed |= hued
@@ -373,7 +362,7 @@ def unread_places(diff: Difference, view: Any, board: Board, discs: list[DiscRea
     mask = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     area = math.pi * (board.disc_radius * view.ppm) ** 2
-    unseen = not_seen(diff)
+    unseen = diff.not_seen
     bare = stats[:, cv2.CC_STAT_AREA] if unseen is None else np.bincount(
         labels[~unseen], minlength=n)
     whole = unexplained(diff, view, board, [], least)
