@@ -15,6 +15,9 @@ steadily to a bottom as light as the surface; a blurred dark cup on a black boar
 
 from __future__ import annotations
 
+from typing import Any
+
+import cv2
 import numpy as np
 
 from rules.board import Board
@@ -82,3 +85,46 @@ def size_said(board: Board) -> float | None:
     if board.hole_diameter < WIDEST_MM:
         return None
     return board.hole_diameter / MADE_MM
+
+
+EDGE_RAYS = 72    # rays round the hole's edge where a disc may hide it (an eighth of them at
+#                   least, 45 degrees of it: a ring's edge grazing the hole's hides too little)
+EDGE_SIDE_MM = 3.0  # ... its inside taken this far within the edge, its step against as far out
+EDGE_CLEAR_MM = 1.5  # ... each sample this far within the disc's face, or clear of it
+EDGE_STEP = 0.4     # ... where the hole's inside stands out from the board this much (log
+#                     colour; a pale bottom on pale wood says nothing of what covers it)
+HIDDEN_STEP = 0.5   # ... and the hole's inside hidden where it differs from the rest of it by
+#                     this share of that step
+
+
+def hidden_by(view: Any, board: Board, x: float, y: float) -> bool:
+    """Whether a disc centred at board point (``x``, ``y``) mm lies over the hole's edge as the
+    picture shows it: where its face would cover the hole's inside, just within the edge,
+    that differs from the inside round the rest of the edge by half the edge's own step or
+    more (a glare across the disc's face steps across the edge too, so the step itself says
+    little). A numeral or a line printed beside the hole leaves its inside whole. ``view``:
+    the frame on the board's plane (:class:`vision.discs.TopView`)."""
+    hole, r = board.hole_diameter / 2, board.disc_radius
+    a = (np.arange(EDGE_RAYS) + 0.5) * (2 * np.pi / EDGE_RAYS)
+    ca, sa = np.cos(a), np.sin(a)
+    # (the inside's samples on the disc's face; and the steps both of whose samples are clear)
+    gaps = [np.hypot(k * ca - x, k * sa - y) for k in (hole - EDGE_SIDE_MM, hole + EDGE_SIDE_MM)]
+    under = gaps[0] < r - EDGE_CLEAR_MM
+    free = (gaps[0] > r + EDGE_CLEAR_MM) & (gaps[1] > r + EDGE_CLEAR_MM)
+    if under.sum() < EDGE_RAYS // 8 or free.sum() < EDGE_RAYS // 4:
+        return False
+
+    def at(radius: float) -> np.ndarray:
+        col = (radius * ca + view.extent) * view.ppm - 0.5
+        row = (view.extent - radius * sa) * view.ppm - 0.5
+        got = cv2.remap(view.image, col.astype(np.float32)[None], row.astype(np.float32)[None],
+                        cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)[0]
+        return np.log(got.astype(np.float32) + 8.0)
+
+    inside, outside = at(hole - EDGE_SIDE_MM), at(hole + EDGE_SIDE_MM)
+    bottom = np.median(inside[free], axis=0)
+    step = float(np.median(np.linalg.norm(inside[free] - outside[free], axis=-1)))
+    if step < EDGE_STEP:
+        return False
+    off = float(np.median(np.linalg.norm(inside[under] - bottom, axis=-1)))
+    return off > HIDDEN_STEP * step

@@ -44,6 +44,7 @@ from vision.discs import (
 )
 from vision.empty import Difference, compare, moved_difference, off_grey, toward
 from vision.errors import BoardInDoubt, CameraMoved, UnreadableImage
+from vision.hole import hidden_by
 from vision.hole import size_said as hole_size_said
 from vision.printed import printed
 from vision.projection import CameraModel
@@ -1033,15 +1034,11 @@ def _rims_unread(seen: _Seen, discs: list[DiscReading],
     board, out = seen.board, []
     taken = [(d.x_mm, d.y_mm) for d in discs]
     kept = set(seen.keep)
-    inner = board.hole_diameter / 2 + board.disc_radius + 4  # (a ring against the hole's
-    # edge, which a nudge of the camera shifts, is left out; it is followed over the hole's
-    # arc only, and a rim followed over most of its round there is a disc's: a worn navy 15
-    # beside the hole, 2.6 mm off its edge, was missed with nothing said, retired play-317 54)
     for i in sorted(range(len(seen.rims)), key=lambda i: -seen.rims[i].coverage):
         r = seen.rims[i]
         d = math.hypot(r.x_mm, r.y_mm)
         if (i in kept or r.in_ditch or board.zone(d) == 0
-                or (d < inner and not _all_round(r, board))):
+                or (_beside_hole(seen, r, d) and not _all_round(r, board))):
             continue
         if any(math.hypot(r.x_mm - x, r.y_mm - y) <= 1.6 * board.disc_radius for x, y in taken):
             continue
@@ -1049,6 +1046,30 @@ def _rims_unread(seen: _Seen, discs: list[DiscReading],
             out.append((r.x_mm, r.y_mm))
             taken.append((r.x_mm, r.y_mm))
     return out
+
+
+HOLE_EDGE_MM = 4.0  # a ring centred within this of where a disc would touch the 20 hole's edge
+#                    from outside lies against it
+
+
+def _beside_hole(seen: _Seen, r: rimlib.Rim, d: float) -> bool:
+    """Whether a ring centred ``d`` mm from the board's centre may be the 20 hole's edge or
+    the print beside it, and says a disc only if followed over most of its round
+    (:func:`_all_round`): centred over the hole (a disc whose centre lies there falls in; the
+    hole's bottom shows off its centre under a camera not straight above it), against its
+    edge from outside (a nudge of the camera shifts the edge, and a ring of a disc's size
+    follows its arc; a worn navy 15 2.6 mm off the edge, followed all round, was missed with
+    nothing said, retired play-317 54), or crossing it with the edge whole where the ring's
+    face would lie (the "20" printed either side of the hole rings as round and as tightly as
+    a disc, centred 23 to 32 mm out). A disc lying over the edge hides it: one half over the
+    hole, its rim followed over 0.66 of its round 0.18 mm tightly round a face a glare made
+    uneven, was passed over and the round read 15 short with nothing said (layouts-392 63,
+    from scratch)."""
+    board = seen.board
+    hole = board.hole_diameter / 2
+    if d < hole or abs(d - hole - board.disc_radius) < HOLE_EDGE_MM:
+        return True
+    return d < hole + board.disc_radius and not hidden_by(seen.view, board, r.x_mm, r.y_mm)
 
 
 UNSEEN_CHANGE = 5.0  # where the empty board was not seen bare, a face changed this many times the

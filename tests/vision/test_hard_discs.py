@@ -5,14 +5,19 @@ place it instead, with the wider uncertainty that half carries."""
 
 import math
 
+import cv2
+import numpy as np
 import pytest
 
 from hw_sim.camera import render, truth
 from hw_sim.discs import BoardState
 from hw_sim.frames import plan_rig
+from rules.board import STANDARD
 from tests.vision import scenes
 from tests.vision.conftest import decode, seat0_of
 from vision import calibrate, read_board
+from vision.discs import TopView
+from vision.hole import hidden_by
 
 
 @pytest.mark.parametrize(("number", "disc"), [(62, (20.6, -83.4)), (74, (-19.4, 82.8))])
@@ -41,6 +46,40 @@ def test_a_worn_disc_beside_the_hole_is_read_or_flagged_from_scratch():
     assert math.hypot(t["x_mm"], t["y_mm"]) < 40  # (beside the hole)
     d, px = scenes.nearest(reading, t)
     assert px < 5 and (d.uncertain or (d.zone, d.team) == (15, t["team"]))
+
+
+def test_a_disc_lying_half_over_the_hole_is_read_or_flagged_from_scratch():
+    """A dark 15 lying half over the 20 hole under a glare band (layouts-392 63, a bare video
+    frame): its face is too uneven to read and its rim, followed 0.18 mm tightly over two
+    thirds of its round, was passed over as a ring against the hole's edge; the round read 15
+    short with nothing said. A ring crossing the hole's edge cannot follow its arc."""
+    image, facts, _ = scenes.bench_frame("layouts", 392, 63)
+    reading = read_board(image)
+    t = min(facts["discs"], key=lambda t: math.hypot(t["x_mm"], t["y_mm"]))
+    assert t["zone"] == 15 and math.hypot(t["x_mm"], t["y_mm"]) < 25  # (over the hole's edge)
+    scenes.flagged_or_right(reading, facts, t["pixel"])
+
+
+def _drawn_view(*marks: tuple[tuple[float, float], float, tuple[int, int, int]]) -> TopView:
+    """A pale board's middle on its plane, 4 px per mm, the 20 hole's red bottom in it, and
+    filled circles (centre mm, radius mm, BGR) drawn over it in turn."""
+    ppm, extent = 4.0, 60.0
+    image = np.full((480, 480, 3), (150, 180, 200), np.uint8)
+    for (x, y), radius, colour in (((0.0, 0.0), STANDARD.hole_diameter / 2, (40, 40, 170)),
+                                   *marks):
+        cv2.circle(image, (round((x + extent) * ppm), round((extent - y) * ppm)),
+                   round(radius * ppm), colour, -1)
+    return TopView(image.astype(np.float32), STANDARD.disc_thickness, ppm, extent)
+
+
+def test_a_disc_over_the_hole_s_edge_hides_its_inside_and_print_beside_it_does_not():
+    at = (0.0, -22.0)  # (a disc's centre there lies half over the hole's edge)
+    disc = _drawn_view((at, STANDARD.disc_radius, (25, 25, 30)))
+    assert hidden_by(disc, STANDARD, *at)
+    # a "0" printed beside the hole, ringed at a disc's size: the hole's inside is whole
+    print_ = _drawn_view(((0.0, -29.0), 6.0, (30, 30, 30)), ((0.0, -29.0), 4.5, (150, 180, 200)))
+    assert not hidden_by(print_, STANDARD, *at)
+    assert not hidden_by(_drawn_view(), STANDARD, *at)
 
 
 def test_a_pale_disc_over_a_veneer_seam_is_read_or_flagged_against_the_empty_board():
