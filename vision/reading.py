@@ -845,6 +845,12 @@ UNEVEN_POINTS = 12  # ... from this many far-half profiles (where a face like th
 BOLD_RIM_COVERAGE = 0.5  # ... or over half its round, less tightly, round a face standing out
 BOLD_RIM_SPREAD_MM = 0.5  # this boldly (e ** 1: 2.7 times), however uneven: a worn dark red disc
 BOLD_RIM_CONTRAST = 1.0  # on a pale board, a grained one whose rim a line beside it blurs
+STRONG_STEP = 100.0  # ... or over UNEVEN_COVERAGE of its round, that tightly, at the disc's own
+#                      radius, from LIKE_POINTS profiles, stepping this sharply (log units x 100
+#                      per mm; a disc's median 88) round any face: a worn dark red disc on a
+#                      dark wood board, its pale worn edge ringed 0.35 mm tightly over 0.79 of
+#                      its round stepping 130, its face patched and as dark as the board, was
+#                      missed with nothing said (layouts-392 48, from scratch)
 FEW_BOLD_CONTRAST = 1.2  # ... from UNEVEN_POINTS profiles, round a face standing out this boldly
 FEW_BOLD_UNEVEN = 0.4    # and no more uneven than this (a worn dark red disc on a black board,
 #                          ringed 0.64 round by 13 profiles, its face 1.5 from the board and 0.24
@@ -1274,6 +1280,10 @@ def _clean_rim(seen: _Seen, i: int) -> bool:
         return True
     if r.points < LIKE_POINTS:
         return False
+    if (r.coverage >= UNEVEN_COVERAGE and r.spread_mm <= UNEVEN_SPREAD_MM
+            and r.contrast >= STRONG_STEP
+            and abs(r.radius_mm - seen.board.disc_radius) <= ALL_ROUND_RADIUS_MM):
+        return True
     return ((r.coverage >= LIKE_COVERAGE and r.spread_mm <= LIKE_SPREAD_MM and even <= LIKE_EVEN)
             or (bold_rim and contrast >= BOLD_RIM_CONTRAST))
 

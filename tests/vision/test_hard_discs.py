@@ -60,6 +60,15 @@ def test_a_disc_lying_half_over_the_hole_is_read_or_flagged_from_scratch():
     scenes.flagged_or_right(reading, facts, t["pixel"])
 
 
+def test_a_worn_disc_with_a_sharp_rim_round_a_face_like_the_board_is_flagged_from_scratch():
+    """A worn dark red 5 on a dark wood board (layouts-392 48, a bare photo): its face,
+    patched with bare wood, is as dark as the board and too uneven to read, but its pale worn
+    edge rings it sharply, 0.35 mm tightly over 0.79 of its round at the disc's own radius.
+    It was missed with nothing said; no board prints such a circle."""
+    image, facts, _ = scenes.bench_frame("layouts", 392, 48)
+    scenes.flagged_or_right(read_board(image), facts, (1022, 546))
+
+
 def _drawn_view(*marks: tuple[tuple[float, float], float, tuple[int, int, int]]) -> TopView:
     """A pale board's middle on its plane, 4 px per mm, the 20 hole's red bottom in it, and
     filled circles (centre mm, radius mm, BGR) drawn over it in turn."""
