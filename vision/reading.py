@@ -44,6 +44,7 @@ from vision.discs import (
 )
 from vision.empty import Difference, compare, moved_difference, off_grey, toward
 from vision.errors import BoardInDoubt, CameraMoved, UnreadableImage
+from vision.glare import BURNT, burnt_discs
 from vision.hole import hidden_by
 from vision.hole import size_said as hole_size_said
 from vision.printed import printed
@@ -693,6 +694,10 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
         discs += [replace(_unread_disc(x, y, view, board, reg, sides.colours), doubt=CLEAN_DOUBT)
                   for x, y in _rejected(_quiet_rims(frame, seen_), discs)
                   if not printed(frame, reg.camera, board, x, y)]
+    # (and with the empty board or without, a white disc a glare burns out shows no change,
+    # no colour and little rim, but its face's white patch)
+    discs += [replace(_unread_disc(x, y, view, board, reg, sides.colours), doubt=BURNT_DOUBT)
+              for x, y in burnt_discs(view, board, [(d.x_mm, d.y_mm) for d in discs])]
     discs = _against_doubtful(discs, colours, printed_out)
     discs.sort(key=lambda d: (-d.zone, math.hypot(d.x_mm, d.y_mm)))
     log.info("%s: %d discs, totals %s%s", name, len(discs),
@@ -707,6 +712,8 @@ LOST_AT_SIZE_DOUBT = ("a disc found with the board taken at one size is not foun
                       "the discs measured, too few of them there to be sure of it: check the "
                       "board, or state it in the config's [board]")
 UNREAD_DOUBT = "something here changed the board but could not be read as a disc"
+BURNT_DOUBT = ("a patch of a disc's size burnt out to white: a white disc under a glare? (less "
+               "light on the board, or a shorter exposure, shows it)")
 PRINT_DOUBT = ("it looks like the board's own print, the same a quarter turn round the board "
                "(a numeral?)")
 
@@ -1183,7 +1190,6 @@ def _all_round(r: rimlib.Rim, board: Board) -> bool:
             and abs(r.radius_mm - board.disc_radius) <= ALL_ROUND_RADIUS_MM)
 
 
-BURNT = 250.0  # a face this light in every channel (RGB) is burnt out to white by a glare
 BURNT_COVERAGE = 0.25  # ... and a rim round it followed over this share of its round
 BURNT_SPREAD_MM = 0.4  # ... this tightly says a disc lies there (a quarter of a disc's round
 #                        this tight is no straight edge of a glare, no painted line, no peg;
