@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from rules.board import Board
+from vision.empty import to_log
 from vision.projection import CameraModel
 from vision.rings import profiles_across
 
@@ -117,9 +118,9 @@ def hidden_by(view: Any, board: Board, x: float, y: float) -> bool:
     def at(radius: float) -> np.ndarray:
         col = (radius * ca + view.extent) * view.ppm - 0.5
         row = (view.extent - radius * sa) * view.ppm - 0.5
-        got = cv2.remap(view.image, col.astype(np.float32)[None], row.astype(np.float32)[None],
-                        cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)[0]
-        return np.log(got.astype(np.float32) + 8.0)
+        return to_log(cv2.remap(view.image, col.astype(np.float32)[None],
+                                row.astype(np.float32)[None], cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)[0])
 
     inside, outside = at(hole - EDGE_SIDE_MM), at(hole + EDGE_SIDE_MM)
     bottom = np.median(inside[free], axis=0)

@@ -1072,9 +1072,10 @@ def _beside_hole(seen: _Seen, r: rimlib.Rim, d: float) -> bool:
     hole's bottom shows off its centre under a camera not straight above it), against its
     edge from outside (a nudge of the camera shifts the edge, and a ring of a disc's size
     follows its arc; a worn navy 15 2.6 mm off the edge, followed all round, was missed with
-    nothing said, retired play-317 54), or crossing it with the edge whole where the ring's
-    face would lie (the "20" printed either side of the hole rings as round and as tightly as
-    a disc, centred 23 to 32 mm out). A disc lying over the edge hides it: one half over the
+    nothing said, retired play-317 54), or crossing it where the picture shows the hole's
+    inside whole under the ring's face (the "20" printed either side of the hole rings as
+    round and as tightly as a disc, centred 23 to 32 mm out). A disc lying over the edge
+    hides the hole's inside there (:func:`vision.hole.hidden_by`): one half over the
     hole, its rim followed over 0.66 of its round 0.18 mm tightly round a face a glare made
     uneven, was passed over and the round read 15 short with nothing said (layouts-392 63,
     from scratch)."""
@@ -1190,7 +1191,7 @@ def _all_round(r: rimlib.Rim, board: Board) -> bool:
             and abs(r.radius_mm - board.disc_radius) <= ALL_ROUND_RADIUS_MM)
 
 
-BURNT_COVERAGE = 0.25  # ... and a rim round it followed over this share of its round
+BURNT_COVERAGE = 0.25  # a rim round a face burnt out to white (BURNT) followed over this share
 BURNT_SPREAD_MM = 0.4  # ... this tightly says a disc lies there (a quarter of a disc's round
 #                        this tight is no straight edge of a glare, no painted line, no peg;
 #                        a white disc in a video frame's glare band, on a natural board 13 %
@@ -1254,7 +1255,9 @@ def _clean_rim(seen: _Seen, i: int) -> bool:
     disc by a black board's outer line, its arc 0.2 mm tight over 35 % of its round, too few
     profiles for a disc read); or a rim followed very tightly over seven tenths of its round at
     the disc's own radius, from fewer profiles, round an even face (a pale disc on a natural
-    board, lying on a line that spoilt its profiles there): a board prints no circle of a
+    board, lying on a line that spoilt its profiles there); or a rim at the disc's own radius
+    followed over seven tenths of its round, stepping sharply, round any face (a worn disc's
+    pale edge round a face patched as dark as the board): a board prints no circle of a
     disc's size, and its print and grain ring over part of a round at most."""
     r = seen.rims[i]
     even, contrast = float(seen.even[i]), float(seen.contrast[i])
