@@ -27,6 +27,7 @@ from vision.projection import CameraModel
 log = logging.getLogger(__name__)
 
 PX_PER_MM = 0.5          # the top-face view's resolution: a disc is 16 pixels across
+BURNT = 250.0            # a colour this light in every channel (RGB) is burnt out to white
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,6 +55,16 @@ class TopView:
 
     def to_board(self, col: np.ndarray, row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return (col + 0.5) / self.ppm - self.extent, self.extent - (row + 0.5) / self.ppm
+
+    def to_view(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The view's (col, row), to a fraction of a pixel, of board points (mm)."""
+        return (x + self.extent) * self.ppm - 0.5, (self.extent - y) * self.ppm - 0.5
+
+    @functools.cached_property
+    def burnt(self) -> np.ndarray:
+        """Which pixels are burnt out to white in every channel (shared: not to be written
+        to): a reading asks for the burnt share of the surface and for burnt patches both."""
+        return (self.image >= BURNT).all(axis=2)
 
     @functools.cached_property
     def grid(self) -> tuple[np.ndarray, np.ndarray]:

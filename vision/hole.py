@@ -116,8 +116,7 @@ def hidden_by(view: Any, board: Board, x: float, y: float) -> bool:
         return False
 
     def at(radius: float) -> np.ndarray:
-        col = (radius * ca + view.extent) * view.ppm - 0.5
-        row = (view.extent - radius * sa) * view.ppm - 0.5
+        col, row = view.to_view(radius * ca, radius * sa)
         return to_log(cv2.remap(view.image, col.astype(np.float32)[None],
                                 row.astype(np.float32)[None], cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE)[0])

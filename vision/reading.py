@@ -29,6 +29,7 @@ from rules.events import BoardReading, Disc
 from vision import rims as rimlib
 from vision.calibration import Calibration, check_frame
 from vision.discs import (
+    BURNT,
     MIN_STRENGTH,
     PX_PER_MM,
     SCALES,
@@ -44,7 +45,7 @@ from vision.discs import (
 )
 from vision.empty import Difference, compare, moved_difference, off_grey, toward
 from vision.errors import BoardInDoubt, CameraMoved, UnreadableImage
-from vision.glare import BURNT, burnt_discs
+from vision.glare import BURNT_SURFACE, burnt_discs, burnt_out, burnt_share
 from vision.hole import hidden_by
 from vision.hole import size_said as hole_size_said
 from vision.printed import printed
@@ -609,7 +610,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
     across = disc_pixels(reg.camera, board)
     if across < SMALLEST_DISC_PX:
         doubts.append(too_small(across))
-    burnt = _burnt_share(view, board)
+    burnt = burnt_share(view, board)
     if burnt >= BURNT_SURFACE:
         doubts.append(burnt_out(burnt))
     rims, faces, light, change, keep = (seen_.rims, seen_.faces, seen_.light, seen_.change,
@@ -1898,31 +1899,6 @@ def too_small(across: float) -> str:
     return (f"the discs are only {across:.0f} pixels across in the picture, too few to be sure "
             f"of them ({SMALLEST_DISC_PX:.0f} or more): bring the camera closer or set a larger "
             "picture size")
-
-
-BURNT_SURFACE = 0.15  # a picture burnt out to white (every channel BURNT) over this share of the
-#                      playing surface in view is in doubt as a whole: a pale disc there shows
-#                      nothing, neither its face nor its rim (a stream frame of a cream board
-#                      with a white 15, its light raised a third, burnt out over 55 % of it and
-#                      read with no disc and nothing said; real photos as taken burnt out over
-#                      3 % at most, the bench's frames over 18 % at most: a glare spot over a
-#                      natural board, fresh play-389 50 and 51, held for a check)
-
-
-def burnt_out(share: float) -> str:
-    """The doubt on a picture burnt out to white over ``share`` of the playing surface."""
-    return (f"the picture is burnt out to white over {share:.0%} of the playing surface, where a "
-            "pale disc cannot be told from the board: take it with less light on the board or a "
-            "shorter exposure")
-
-
-def _burnt_share(view: object, board: Board) -> float:
-    """The share of the playing surface in view that is burnt out to white."""
-    on = (view.radius < board.surface_radius) & view.inside  # type: ignore[attr-defined]
-    if not on.any():
-        return 0.0
-    burnt = (view.image >= BURNT).all(axis=2)  # type: ignore[attr-defined]
-    return float(burnt[on].mean())
 
 
 def _surface_seen(view: object, board: Board) -> float:
