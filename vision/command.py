@@ -37,10 +37,18 @@ from vision.calibration import (
     load,
     save,
 )
+from vision.discs import top_view
 from vision.errors import UnreadableImage, VisionError
 from vision.hole import size_said
 from vision.lens import UNKNOWN_LENS_SIGMA, lean_share
-from vision.reading import SMALLEST_DISC_PX, Reading, disc_pixels, read_board, too_small
+from vision.reading import (
+    SMALLEST_DISC_PX,
+    Reading,
+    disc_pixels,
+    out_of_picture,
+    read_board,
+    too_small,
+)
 from vision.zones import lean_mm
 
 
@@ -231,6 +239,9 @@ def calibrate_command(args: argparse.Namespace, board: Board | None = None) -> i
     across = disc_pixels(cal.camera, cal.board)
     if across < SMALLEST_DISC_PX:
         print(f"warning: every round will be flagged: {too_small(across)}")
+    left_out = out_of_picture(top_view(frame, cal.maps), cal.board)
+    if left_out is not None:
+        print(f"warning: every round will be flagged: {left_out}")
     print(f"calibration written to {out}, the empty board's look to {empty_path(out)}")
     if wrote:
         print(f"check picture: {picture} (the magenta circles must sit on the painted lines)")

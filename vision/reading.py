@@ -126,6 +126,12 @@ FAINT_CHANGE = 2.0  # a face that changed the empty board less than this many ti
 FAINT_DOUBT = ("whether it is a disc: it changed the empty board little and looks like the "
                "board round it")
 SURFACE_SEEN = 0.98       # share of the playing surface the frame must show
+CUT_MM = 2.0  # how far the frame's edge may cut into the scoring area (inside the outer line)
+#               before a disc there is said to be unreadable: a disc cut by the frame's edge is
+#               never a candidate (its rim is not wholly in view), so one lying against the
+#               outer line there scores with nothing found (a 5 half out of a phone photo of a
+#               27-inch board, the cut 1.4 % of the scoring area, read 5 short with nothing
+#               said); the share above leaves cuts up to a disc's width deep on large boards
 SMALLEST_DISC_PX = 20.0   # a disc fewer pixels across than this is too small to be sure of:
 #                           its rim is a few pixels of blur and a worn or dark face a smudge
 
@@ -186,6 +192,10 @@ class Reading:
     # cleanly to measure it: what the next readings of the match take the board's size by
     # (``read_board(size=)``), a round with one or two discs being too few to measure it
     size_seen: float | None = None
+    # what of the board the picture leaves out (among the doubts too: see out_of_picture): a
+    # disc there is not read, but what the discs read say of the board's size and the sides'
+    # colours holds, so it alone does not keep them from the next readings
+    cut_off: str | None = None
 
     @property
     def confidence(self) -> float:
@@ -215,13 +225,15 @@ class Reading:
         """The two sides' colours, when this reading told both sides apart surely: what the
         next readings of the match decide a board showing one side only by (on its own, a lone
         colour could be either side's). A board in doubt says nothing sure: its discs may be
-        marks, and their colours would mislead every later reading. Each side must show on the
-        playing surface, on a disc read surely, and nothing on the board left unexplained: a
-        colour seen only in the ditch may be another set's discs put there, and one seen beside
-        changes not read as discs may be no disc's (an arm's patches, one of them read as a
-        disc); taken for a side, it would side every later round by a set not in play."""
+        marks, and their colours would mislead every later reading (a picture that leaves
+        part of the board out, ``cut_off``, says as much of the discs it shows). Each side
+        must show on the playing surface, on a disc read surely, and nothing on the board left
+        unexplained: a colour seen only in the ditch may be another set's discs put there, and
+        one seen beside changes not read as discs may be no disc's (an arm's patches, one of
+        them read as a disc); taken for a side, it would side every later round by a set not
+        in play."""
         a, b = self.colours
-        if a is None or b is None or self.doubts:
+        if a is None or b is None or [d for d in self.doubts if d != self.cut_off]:
             return None
         if any(d.doubt in UNEXPLAINED for d in self.discs):
             return None  # (a hand over the board: its patches were read beside the discs)
@@ -604,9 +616,9 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
                      f"the board is taken as a {_inches(board):.1f}-inch playing surface "
                      "(state the board in the config's [board] to be sure)")
     view, diff, least = seen_.view, seen_.diff, seen_.least
-    surface = _surface_seen(view, board)
-    if surface < SURFACE_SEEN:
-        doubts.append(f"only {surface:.0%} of the playing surface is in the picture")
+    left_out = out_of_picture(view, board)
+    if left_out is not None:
+        doubts.append(left_out)
     across = disc_pixels(reg.camera, board)
     if across < SMALLEST_DISC_PX:
         doubts.append(too_small(across))
@@ -706,7 +718,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
              f", to check: {'; '.join(doubts)}" if doubts else "")
     return Reading(tuple(discs), sides.colours, reg.camera, board, reg.calibrated, reg.seat0,
                    tuple(doubts), tuple(notes), reg.confidence if not doubts else 0.3,
-                   size_seen if not doubts else None)
+                   size_seen if not [d for d in doubts if d != left_out] else None, left_out)
 
 
 LOST_AT_SIZE_DOUBT = ("a disc found with the board taken at one size is not found at the size "
@@ -1901,11 +1913,34 @@ def too_small(across: float) -> str:
             "picture size")
 
 
+def out_of_picture(view: object, board: Board) -> str | None:
+    """What of the board the picture leaves out that puts every reading of it in doubt, said
+    with the fix: too much of the playing surface, or any of the scoring area deeper than
+    ``CUT_MM`` (a disc there is not read); None if nothing. ``calibrate`` warns of it too."""
+    surface = _surface_seen(view, board)
+    if surface < SURFACE_SEEN:
+        return f"only {surface:.0%} of the playing surface is in the picture"
+    cut = _cut_into(view, board)
+    if cut >= CUT_MM:
+        return (f"the picture's edge cuts {cut:.0f} mm into the scoring area: a disc there "
+                "cannot be read (bring the whole board into the picture)")
+    return None
+
+
 def _surface_seen(view: object, board: Board) -> float:
     """The share of the playing surface (within the outer line) inside the frame."""
     inside = view.inside  # type: ignore[attr-defined]
     on = view.radius < board.outer_radius  # type: ignore[attr-defined]
     return float(inside[on].mean()) if on.any() else 0.0
+
+
+def _cut_into(view: object, board: Board) -> float:
+    """How far (mm, radially) the frame's edge cuts into the scoring area: 0 when the whole
+    of it within the outer line is in the frame."""
+    out = ~view.inside & (view.radius < board.outer_radius)  # type: ignore[attr-defined]
+    if not out.any():
+        return 0.0
+    return float(board.outer_radius - view.radius[out].min())  # type: ignore[attr-defined]
 
 
 def _noise(diff: Difference, view: object, board: Board) -> float:

@@ -625,3 +625,64 @@ def test_a_round_patch_of_a_disc_s_size_burnt_to_white_is_a_disc_s_place():
     view = TopView(image, STANDARD.disc_thickness, ppm, extent)
     found = burnt_discs(view, STANDARD, [(121.0, -61.0)])
     assert len(found) == 1 and math.dist(found[0], (-150.0, 80.0)) < 2.0
+
+
+def test_a_disc_the_picture_s_edge_cuts_puts_the_board_in_doubt(tmp_path, capsys):
+    """A red 5 a third out of a phone photo of a 27-inch black board (play-397 39): a disc
+    the frame's edge cuts is never a candidate (its rim is not wholly in view), and the edge
+    cut only 1.4 % of the scoring area, too little for the surface's share to be in doubt;
+    the round read 5 short with nothing said. Any cut into the scoring area says so, and
+    `calibrate` warns of it on that camera's empty board; not where the board is whole."""
+    from device.commands.cli import main
+
+    frame, truth, _ = scenes.bench_frame("play", 397, 39)
+    t = next(t for t in truth["discs"] if t["zone"] > 0 and t["visible"] < 0.9)
+    assert t["pixel"][1] + t["radius_px"] > frame.shape[0]  # (cut by the frame's bottom edge)
+    reading = read_board(frame)
+    assert reading.uncertain and reading.cut_off in reading.doubts
+    assert "edge cuts" in reading.cut_off
+    for number, warned in ((39, True), (0, False)):  # (rig 0's camera shows the whole board)
+        empty, seat0 = scenes.bench_empty("play", 397, number)
+        picture = tmp_path / f"empty{number}.png"
+        cv2.imwrite(str(picture), empty)
+        assert main(["calibrate", str(picture), "--seat0", seat0,
+                     "--out", str(tmp_path / f"cal{number}.json")]) == 0
+        said = "warning: every round will be flagged: the picture's edge cuts"
+        assert (said in capsys.readouterr().out) == warned, number
+
+
+def test_a_picture_leaving_part_of_the_board_out_still_tells_the_match_the_sides():
+    """A disc the picture leaves out is not read, but the discs it shows say their sides'
+    colours as surely: the next rounds of the match are read knowing them. Any other doubt
+    of the board keeps them back."""
+    from dataclasses import replace
+
+    from tests.vision.test_annotate import READING
+
+    cut = ("the picture's edge cuts 9 mm into the scoring area: a disc there cannot be read "
+           "(bring the whole board into the picture)")
+    assert READING.sides_seen is not None
+    assert replace(READING, doubts=(cut,), cut_off=cut).sides_seen == READING.sides_seen
+    assert replace(READING, doubts=(cut, "the discs come in more than two colours"),
+                   cut_off=cut).sides_seen is None
+
+
+def test_how_far_the_picture_s_edge_cuts_into_the_scoring_area():
+    from vision.discs import TopView
+    from vision.reading import _cut_into
+
+    ppm, extent = 0.5, 400.0
+    side = round(2 * extent * ppm)
+    image = np.zeros((side, side, 3), np.float32)
+    y = extent - (np.arange(side) + 0.5) / ppm  # (each row's board y)
+
+    def cut_below(mm: float) -> float:
+        seen = np.ones((side, side), bool)
+        seen[y < mm] = False  # (the frame's bottom edge across the board at y = mm)
+        return _cut_into(TopView(image, STANDARD.disc_thickness, ppm, extent, seen), STANDARD)
+
+    outer = STANDARD.outer_radius
+    assert cut_below(-extent - 1.0) == 0.0  # the whole board in the picture
+    assert cut_below(-outer - 5.0) == 0.0   # the ditch cut, the scoring area whole
+    assert abs(cut_below(-outer + 10.0) - 10.0) <= 1.0 / ppm
+    assert abs(cut_below(-outer + 30.0) - 30.0) <= 1.0 / ppm
