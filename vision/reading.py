@@ -859,6 +859,11 @@ UNEVEN_COVERAGE = 0.7  # ... or over this share, this tightly, round a face stan
 UNEVEN_SPREAD_MM = 0.45  # much from the board around it, however uneven (glare, wear: a worn
 UNEVEN_CONTRAST = 0.5    # pale disc on a light board, its rim scattered 0.4 mm by the wear's
 #                          edges and followed round 0.71, was missed with nothing said)
+STANDS_OUT_COVERAGE = 0.65  # (the share that round a face standing out so asks: a worn pale 5
+#                            touching the outer line on an orange natural board, its rim followed
+#                            0.36 mm tightly over 0.69 of its round, the line spoiling the rest,
+#                            its face 0.58 from the board round it and a hair too uneven to read,
+#                            0.203 where 0.2 is asked, was missed with nothing said: play-397 79)
 UNEVEN_POINTS = 12  # ... from this many far-half profiles (where a face like the board's asks
 #                     LIKE_POINTS: a worn navy disc on a natural board, ringed 0.72 round by
 #                     16, was left out with no flag, retired layouts-318 28)
@@ -1292,7 +1297,7 @@ def _clean_rim(seen: _Seen, i: int) -> bool:
         return False
     bold_rim = r.coverage >= BOLD_RIM_COVERAGE and r.spread_mm <= BOLD_RIM_SPREAD_MM
     if r.points >= UNEVEN_POINTS and (
-            (r.coverage >= UNEVEN_COVERAGE and r.spread_mm <= UNEVEN_SPREAD_MM
+            (r.coverage >= STANDS_OUT_COVERAGE and r.spread_mm <= UNEVEN_SPREAD_MM
              and contrast >= UNEVEN_CONTRAST)
             or (bold_rim and contrast >= FEW_BOLD_CONTRAST and even <= FEW_BOLD_UNEVEN)):
         return True

@@ -69,6 +69,19 @@ def test_a_worn_disc_with_a_sharp_rim_round_a_face_like_the_board_is_flagged_fro
     scenes.flagged_or_right(read_board(image), facts, (1022, 546))
 
 
+def test_a_worn_disc_against_a_line_standing_out_from_the_board_is_flagged_from_scratch():
+    """A worn pale 5 touching the outer line of an orange natural board (play-397 79, a Pi's
+    frame, read after the rig's round 76 as the daemon does, at the size it measured): its
+    rim, the line spoiling the rest, followed 0.36 mm tightly over 0.69 of its round, its face
+    standing out from the board but a hair too uneven to read. It was missed with nothing
+    said; a board's print rings so round no face that stands out."""
+    first, _, _ = scenes.bench_frame("play", 397, 76)
+    before = read_board(first)
+    image, facts, _ = scenes.bench_frame("play", 397, 79)
+    reading = read_board(image, size=before.size_seen, colours=before.sides_seen)
+    scenes.flagged_or_right(reading, facts, (1095, 579))
+
+
 def _drawn_view(*marks: tuple[tuple[float, float], float, tuple[int, int, int]]) -> TopView:
     """A pale board's middle on its plane, 4 px per mm, the 20 hole's red bottom in it, and
     filled circles (centre mm, radius mm, BGR) drawn over it in turn."""
