@@ -233,7 +233,7 @@ class Reading:
         them read as a disc); taken for a side, it would side every later round by a set not
         in play."""
         a, b = self.colours
-        if a is None or b is None or [d for d in self.doubts if d != self.cut_off]:
+        if a is None or b is None or _held_back(self.doubts, self.cut_off):
             return None
         if any(d.doubt in UNEXPLAINED for d in self.discs):
             return None  # (a hand over the board: its patches were read beside the discs)
@@ -718,7 +718,7 @@ def read_board(frame: np.ndarray, calibration: Calibration | None = None, *,
              f", to check: {'; '.join(doubts)}" if doubts else "")
     return Reading(tuple(discs), sides.colours, reg.camera, board, reg.calibrated, reg.seat0,
                    tuple(doubts), tuple(notes), reg.confidence if not doubts else 0.3,
-                   size_seen if not [d for d in doubts if d != left_out] else None, left_out)
+                   None if _held_back(doubts, left_out) else size_seen, left_out)
 
 
 LOST_AT_SIZE_DOUBT = ("a disc found with the board taken at one size is not found at the size "
@@ -1916,6 +1916,13 @@ def too_small(across: float) -> str:
     return (f"the discs are only {across:.0f} pixels across in the picture, too few to be sure "
             f"of them ({SMALLEST_DISC_PX:.0f} or more): bring the camera closer or set a larger "
             "picture size")
+
+
+def _held_back(doubts: Sequence[str], cut_off: str | None) -> bool:
+    """Whether a reading's doubts keep what it saw (its size, its sides' colours) from the next
+    readings of the match: any doubt of the board but what the picture leaves out
+    (:func:`out_of_picture`), which says nothing of the discs it shows."""
+    return any(d != cut_off for d in doubts)
 
 
 def out_of_picture(view: object, board: Board) -> str | None:
