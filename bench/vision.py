@@ -292,7 +292,8 @@ class Tally:
                              "need_flag": s.need_flag, "held": s.held,
                              "need_flag_met": s.need_flag_met, "size_off": s.size_off,
                              "edge": [[round(e, 3), round(g, 3)] for e, g in s.edge],
-                             "why": dict(s.why), "notes": s.notes})
+                             "why": dict(s.why), "board_doubts": list(s.board_doubts),
+                             "notes": s.notes})
         for g in groups(tags):
             c = self.c[g]
             c["frames"] += 1
