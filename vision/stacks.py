@@ -39,8 +39,10 @@ BOARD_MM = (10.0, 13.0)  # the board's colour round a disc: the median over this
 LIKE_SHARE = 0.5   # a sample is a disc's colour nearer it than the board (each however
 #                    shaded), within this share of its change from the board
 SHADE_LOG = 90.0   # a shadow darkens a colour by this at most (log units x 100, every channel)
-LEAST_CHANGE = 40.0  # a colour this near the board's cannot be told from it there
-LEAST_OTHER = 60.0  # ... nor, for the other side's, be sure a lower disc's crescent is it
+LEAST_CHANGE = 40.0  # a colour this near the board's cannot be told from it there: the
+#                      disc's own, or the other side's as a lower disc's crescent (asking
+#                      60 of the other side's left a black disc on a pink one over natural
+#                      wood, the pink 43 from it, read as one disc: seen layouts-384 27)
 GAP_MM = 2.0       # a seam between the two faces this wide breaks no outline
 BEYOND_MM = 4.0    # ... and bare board shows from there to this far past where it ends
 ON_MM = 0.75       # an outline point this near a disc's circle is on it
@@ -124,7 +126,7 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
         other = np.full(prof.shape[1:3], -np.inf)
         changes = [float(np.linalg.norm(f - bare_ring)) for f, _ in faces[i]]  # (own first)
         for (f, mine), change in zip(faces[i], changes, strict=True):
-            if change >= (LEAST_CHANGE if mine else LEAST_OTHER):
+            if change >= LEAST_CHANGE:
                 near = _shaded(prof[k] - f)
                 got = np.minimum(board_far - near, LIKE_SHARE * change - near)
                 if mine:

@@ -410,6 +410,23 @@ def test_a_stack_on_a_tuning_frame_is_flagged(number):
     assert all(scenes.nearest(reading, t)[0].doubt == STACK_DOUBT for t in pair)
 
 
+def test_a_stack_whose_lower_disc_is_near_the_board_s_colour_is_flagged():
+    """Seen layouts-384 27: a black disc lying 6 mm off a pink one on a natural wood board,
+    the pink crescent plain to the eye (its colour 0.43 from the wood's, however shaded),
+    read against the empty board as one 10 with nothing said. The other side's colour is
+    followed as far from the board as the disc's own must stand: the pair is flagged, and
+    no lone disc of the frame is."""
+    from vision.stacks import STACK_DOUBT
+
+    frame, truth, cal = scenes.bench_frame("layouts", 384, 27, calibrated=True)
+    reading = read_board(frame, cal)
+    pair = [t for t in truth["discs"] if t["pose"] == "stacked" or t["under"]]
+    alone = [t for t in truth["discs"] if t not in pair and t["zone"] > 0]
+    assert reading.check and len(pair) == 2 and alone
+    assert all(scenes.nearest(reading, t)[0].doubt == STACK_DOUBT for t in pair)
+    assert not [t for t in alone if scenes.nearest(reading, t)[0].doubt == STACK_DOUBT]
+
+
 @pytest.mark.parametrize(("boards", "seed", "number"), [
     # tuning play-11 81, a mid-wood board in a video frame: an edge that is no disc's rang as
     # a rim over 46 % of its round, its colour step 13 (log units x 100 per mm; discs' median
