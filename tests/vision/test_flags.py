@@ -412,10 +412,10 @@ def test_a_stack_on_a_tuning_frame_is_flagged(number):
 
 def test_a_stack_whose_lower_disc_is_near_the_board_s_colour_is_flagged():
     """Seen layouts-384 27: a black disc lying 6 mm off a pink one on a natural wood board,
-    the pink crescent plain to the eye (its colour 0.43 from the wood's, however shaded),
-    read against the empty board as one 10 with nothing said. The other side's colour is
-    followed as far from the board as the disc's own must stand: the pair is flagged, and
-    no lone disc of the frame is."""
+    the pink crescent plain to the eye (its colour 0.43 in log colour from the wood round
+    it), read against the empty board as one 10 with nothing said. The other side's colour
+    is followed where it stands as far from the board as the disc's own must: the pair is
+    flagged, and no lone disc of the frame is."""
     from vision.stacks import STACK_DOUBT
 
     frame, truth, cal = scenes.bench_frame("layouts", 384, 27, calibrated=True)
