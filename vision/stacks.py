@@ -109,6 +109,10 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
     faces = {i: [(f, n < 2) for n, f in enumerate(
         (to_log(np.asarray(discs[i].colour[::-1], np.float32)), sides[discs[i].team],
          sides[1 - discs[i].team])) if f is not None] for i in todo}
+    # a side whose colour is not known (its only disc on the board may lie under another) may
+    # show as any colour that is neither the board's nor the disc's, nor a blur of the two:
+    # its outline is then asked about too, besides the one the colours known draw
+    unknown = [sides[1 - discs[i].team] is None for i in todo]
     others = np.array([[d.x_mm, d.y_mm] for d in discs]).reshape(-1, 2)
     pegs = np.array(board.pegs()).reshape(-1, 2)
     ring = (rho >= r + BOARD_MM[0]) & (rho <= r + BOARD_MM[1])
@@ -140,22 +144,15 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
             # outline of its own, but a lower disc of the other side's colour still shows past
             # it: the face is taken to be where its rim was read, to just inside it
             own[:, rho <= r - FACE_IN_MM] = 1.0
-        # the outline of the disc's own colour, and of any disc's: where they part, the disc
-        # lies on another of the other colour
-        either = np.maximum(own, other)
-        extent, whole = _extent(own, rho), _extent(either, rho)
-        like = either > 0
-        # a disc's edge has bare board beyond it: a face that goes on after a break (a worn
-        # neighbour's, a line's) is no lower disc's crescent
-        after = (rho[None] > whole[:, None] + GAP_MM) & (rho[None] <= whole[:, None] + BEYOND_MM)
-        clear = ~outside[k] & ~(like & after).any(axis=1)
         rest = np.delete(others, i, axis=0)
-        for e in (extent, whole):
-            # where the outline reaches another disc read or a peg (or the frame's edge), it
-            # is theirs or unknown
-            clear &= (e > rho[0]) & (e < rho[-1] - GAP_MM)
-            clear &= _clear_of(d.x_mm + e * ux, d.y_mm + e * uy, rest, pegs, board)
-        seen.append((extent, whole, clear, told))
+        outlines = [_outlines(own, other, rho, ~outside[k], (d.x_mm, d.y_mm), (ux, uy), rest,
+                              pegs, board)]
+        if unknown[k]:
+            anyhow = _off_blend(prof[k], bare_ring, faces[i][0][0]) - LEAST_CHANGE
+            outlines.append(_outlines(own, np.maximum(other, anyhow), rho, ~outside[k],
+                                      (d.x_mm, d.y_mm), (ux, uy), rest, pegs, board))
+        whole = outlines[0][1]
+        seen.append((outlines, told))
         ends = d.x_mm + rho[-1] * ux, d.y_mm + rho[-1] * uy
         # (a colour running on is judged without the face taken where none was told)
         reach = whole if run_whole is None else run_whole
@@ -165,19 +162,21 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
         elif bare and d.zone > 0 and changes[0] < BARE_LIKE:
             out[i] = d.flagged(LIKE_RING_DOUBT)
     # the faces' apparent radius, their rims blurred, as most discs' outlines show it
-    typical = [float(np.median(e[c])) for e, _, c, told in seen
+    typical = [float(np.median(e[c])) for ((e, _, c), *_), told in seen
                if told and c.sum() >= 2 * SPAN_RAYS]
     if not typical:
         return out
     radius = float(np.median(typical))
-    maybe = [k for k, (_, whole, clear, _) in enumerate(seen) if not out[todo[k]].uncertain
-             and clear.sum() >= 2 * SPAN_RAYS
-             and np.ptp(np.percentile(whole[clear], (5, 95))) >= OFFSET_MM[0] / 2]
-    if not maybe:  # (an outline all round alike, from anywhere within a pair's, is one disc's)
-        return out
-    for k in maybe:
-        i, (extent, whole, clear, _) = todo[k], seen[k]
+    # (an outline all round alike, from anywhere within a pair's, is one disc's)
+    maybe = [(k, outline) for k, (outlines, _) in enumerate(seen)
+             if not out[todo[k]].uncertain for outline in outlines
+             if outline[2].sum() >= 2 * SPAN_RAYS
+             and np.ptp(np.percentile(outline[1][outline[2]], (5, 95))) >= OFFSET_MM[0] / 2]
+    for k, (extent, whole, clear) in maybe:
+        i = todo[k]
         d = discs[i]
+        if out[i].doubt == STACK_DOUBT:
+            continue
         wall = _wall(camera, board, d.x_mm, d.y_mm)
         # the top disc: the circle most of the outline of its own colour follows (the disc
         # read is it, or lies between the two)
@@ -201,6 +200,38 @@ def stacked(frame: np.ndarray, camera: CameraModel, board: Board, discs: list[Di
         if shows.sum() >= SPAN_RAYS // 2 and count >= SEEN_SHARE * max(shows.sum(), rest.sum()):
             out[i] = d.flagged(STACK_DOUBT)
     return out
+
+
+def _outlines(own: np.ndarray, other: np.ndarray, rho: np.ndarray, shown: np.ndarray,
+              centre: tuple[float, float], rays: tuple[np.ndarray, np.ndarray],
+              rest: np.ndarray, pegs: np.ndarray, board: Board
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The outline of a disc's own colour and of any disc's (``own``, ``other``: per profile
+    and sample, by how much a sample is like one), and the profiles where both may be a stack's
+    (``shown`` in the frame): where they part, the disc lies on another of the other colour."""
+    either = np.maximum(own, other)
+    extent, whole = _extent(own, rho), _extent(either, rho)
+    like = either > 0
+    # a disc's edge has bare board beyond it: a face that goes on after a break (a worn
+    # neighbour's, a line's) is no lower disc's crescent
+    after = (rho[None] > whole[:, None] + GAP_MM) & (rho[None] <= whole[:, None] + BEYOND_MM)
+    clear = shown & ~(like & after).any(axis=1)
+    (x, y), (ux, uy) = centre, rays
+    for e in (extent, whole):
+        # where the outline reaches another disc read or a peg (or the frame's edge), it is
+        # theirs or unknown
+        clear &= (e > rho[0]) & (e < rho[-1] - GAP_MM)
+        clear &= _clear_of(x + e * ux, y + e * uy, rest, pegs, board)
+    return extent, whole, clear
+
+
+def _off_blend(samples: np.ndarray, board: np.ndarray, face: np.ndarray) -> np.ndarray:
+    """How far log colours (..., 3) lie from every blend of the board's and a face's colour
+    (a rim's blur between them), once any darkening alike in every channel is taken off: a
+    colour of neither and no mix of the two, such as an unknown side's crescent."""
+    way = face - board
+    t = np.clip(((samples - board) @ way) / max(float(way @ way), 1e-6), 0.0, 1.0)
+    return _shaded(samples - (board + t[..., None] * way))
 
 
 def _clear_of(x: np.ndarray, y: np.ndarray, others: np.ndarray, pegs: np.ndarray,

@@ -703,3 +703,26 @@ def test_how_far_the_picture_s_edge_cuts_into_the_scoring_area():
     assert cut_below(-outer - 5.0) == 0.0   # the ditch cut, the scoring area whole
     assert abs(cut_below(-outer + 10.0) - 10.0) <= 1.0 / ppm
     assert abs(cut_below(-outer + 30.0) - 30.0) <= 1.0 / ppm
+
+
+UNSEEN_SIDE_STACK = (PlacedDisc(150.0, 55.0, 1), PlacedDisc(154.5, 57.5, 0, pose="stacked"),
+                     PlacedDisc(0.0, -190.0, 0), PlacedDisc(-180.0, 90.0, 0),
+                     PlacedDisc(60.0, 170.0, 0), PlacedDisc(-30.0, 130.0, 0))
+
+
+@pytest.mark.parametrize("seed", [5, 7])
+def test_a_stack_on_the_only_disc_of_a_side_is_flagged(seed):
+    """Seen layouts-396 37: the one disc of a side on the board lay under a disc of the other,
+    its red crescent plain past the navy top, and the reading, knowing only the navy side's
+    colour, had no colour to follow it by: one disc read, nothing said. A side whose colour
+    is not known may show as any colour the board is not: read either way, the pair is
+    flagged, and no disc lying alone is."""
+    from vision.stacks import STACK_DOUBT
+
+    rig = scenes.rig(seed)
+    frame, truth = rig.frame(UNSEEN_SIDE_STACK, seed=seed)
+    for cal in (rig.calibration, None):
+        reading = read_board(frame, cal)
+        near = [scenes.nearest(reading, t)[0] for t in truth["discs"]]
+        assert all(d.doubt == STACK_DOUBT for d in near[:2]), (cal is None, near[:2])
+        assert not [d for d in near[2:] if d.doubt == STACK_DOUBT], cal is None
