@@ -538,7 +538,7 @@ def _glared(sides: Sides, faces: np.ndarray, light: np.ndarray,
     ref_rgb = _either(sides.colours, known)
     if len(faces) < 2 or None in ref_rgb:
         return sides
-    sides = _lifted(sides, faces, ref_rgb)
+    sides = _lifted(sides, faces, ref_rgb, known)
     unglared = _unglared(light)
     lift = light - unglared
     mean = lift.mean(axis=1)
@@ -579,19 +579,32 @@ def _either(seen: tuple[RGB | None, RGB | None],
             seen[1] if seen[1] is not None else known[1])
 
 
-def _lifted(sides: Sides, faces: np.ndarray, colours: tuple[RGB | None, RGB | None]) -> Sides:
+def _lifted(sides: Sides, faces: np.ndarray, colours: tuple[RGB | None, RGB | None],
+            known: tuple[RGB | None, RGB | None] | None = None) -> Sides:
     """``sides`` with a disc unsure of its side where its face is the other side's colour with
     a grey light added (a varnish's glare on the disc itself, whatever the board round it
     shows) and not near its own side's: a red disc glared to a pale red, with greens the only
     other colour on the board, joins the greens' group as readily as the reds'. Not where the
     two sides differ in brightness alone (black and white discs): there every light disc is
-    the dark side's colour lifted."""
+    the dark side's colour lifted. Its own side's colour is the rest of its side's, or the
+    side's ``known`` colour: a disc alone in its side is its side's colour whatever it is (a
+    red disc in a band of window light, pink, made a side of its own beside three reds, the
+    reds then taken for the dark side, surely: seen layouts-408 24)."""
     ref = _log(np.array(colours, np.float64))
     if _hue_apart(ref[0], ref[1]) <= _THIRD_HUE:
         return sides
     teams = np.array(sides.teams, int)
     lift = faces - np.array(colours, np.float64)[1 - teams]
-    own = np.linalg.norm(_log(faces) - ref[teams], axis=1)
+    logs = _log(faces)
+    own = np.full(len(faces), np.inf)
+    for i, team in enumerate(teams):
+        mates = teams == team
+        mates[i] = False
+        if mates.any():
+            own[i] = np.linalg.norm(logs[i] - np.median(logs[mates], axis=0))
+        if known is not None and known[team] is not None:
+            own[i] = min(own[i], float(np.linalg.norm(logs[i] - _log(np.array(known[team],
+                                                                             np.float64)))))
     lifted = (lift.mean(axis=1) > GLARE_LIFT) & _alike(lift, LIFT_GREY) & (own > LIFT_OWN)
     return replace(sides, sure=tuple(bool(v) for v in np.array(sides.sure) & ~lifted))
 

@@ -387,6 +387,26 @@ def test_a_light_side_that_is_the_dark_side_s_colour_lifted_stays_sure():
     assert s.teams == (0, 0, 0, 0, 1, 1, 1, 1) and all(s.sure)
 
 
+def test_a_disc_alone_in_its_side_glared_from_the_other_s_colour_is_unsure():
+    """Seen layouts-408 24, against the empty board: four red discs (two in the ditch), one in
+    a band of window light across a wood board, its face pink (the red with about 60 added in
+    each channel), and no colours known. The pink made a side of its own and, as its own
+    side's colour, was near it; the reds were taken for the dark side, surely, and the frame
+    read 15 to the wrong side with nothing said. A disc alone in its side is near no colour
+    of its side but its own: the pink is unsure (and the reading then takes the reds' side,
+    told only against it, as unsure too)."""
+    faces = np.array([(160, 32, 33), (165, 34, 34), (152, 29, 31), (223, 88, 97)], float)
+    light = np.array([(181, 120, 78), (197, 135, 95), (174, 115, 74), (202, 143, 105)], float)
+    scoring = np.array([True, False, False, True])
+    s = assign(faces, light=light, scoring=scoring)
+    assert not s.sure[3], s
+    # the same pink beside reds, with the sides' colours known from the match: asked about,
+    # the reds sure of theirs
+    s = assign(faces, colours=((27, 26, 29), (162, 33, 33)), light=light, scoring=scoring)
+    assert s.teams[0] == 1 and s.sure[0], s
+    assert s.teams[3] == 1 or not s.sure[3], s
+
+
 def test_known_blacks_all_in_the_ditch_stay_black_and_a_greyed_black_scoring_is_unsure():
     """Black and pink known from the match's earlier rounds; every black disc lies in the
     ditch, and the one black left scoring is greyed by glare to a colour of its own. The blacks
