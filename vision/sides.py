@@ -596,15 +596,16 @@ def _lifted(sides: Sides, faces: np.ndarray, colours: tuple[RGB | None, RGB | No
     teams = np.array(sides.teams, int)
     lift = faces - np.array(colours, np.float64)[1 - teams]
     logs = _log(faces)
+    told = [None if known is None or c is None else _log(np.array(c, np.float64))
+            for c in (known or (None, None))]
     own = np.full(len(faces), np.inf)
     for i, team in enumerate(teams):
         mates = teams == team
         mates[i] = False
         if mates.any():
             own[i] = np.linalg.norm(logs[i] - np.median(logs[mates], axis=0))
-        if known is not None and known[team] is not None:
-            own[i] = min(own[i], float(np.linalg.norm(logs[i] - _log(np.array(known[team],
-                                                                             np.float64)))))
+        if told[team] is not None:
+            own[i] = min(own[i], float(np.linalg.norm(logs[i] - told[team])))
     lifted = (lift.mean(axis=1) > GLARE_LIFT) & _alike(lift, LIFT_GREY) & (own > LIFT_OWN)
     return replace(sides, sure=tuple(bool(v) for v in np.array(sides.sure) & ~lifted))
 
